@@ -1,0 +1,93 @@
+/**
+ * WP: roles and capabilities as WP_Roles, WP_User::get_role_caps() and has_cap() resolve them.
+ * Roles come from the `{blog_prefix}user_roles` option; a user's roles and direct capabilities from
+ * their `{blog_prefix}capabilities` usermeta. Both are read through cached stores, so checking many
+ * capabilities costs no queries.
+ */
+import { Database } from './db/database';
+import { OptionStore } from './options';
+import { PhpValue, toPlain } from './php-serialize';
+import { WpUser, userMeta } from './users';
+
+export interface RoleDefinition {
+  name: string;
+  capabilities: Record<string, boolean>;
+}
+
+/** What a user may do on this site. */
+export interface UserCapabilities {
+  roles: string[];
+  allcaps: Record<string, boolean>;
+  isSuperAdmin: boolean;
+  can(capability: string): boolean;
+}
+
+export const NO_CAPABILITIES: UserCapabilities = { roles: [], allcaps: {}, isSuperAdmin: false, can: () => false };
+
+export class CapabilityResolver {
+  private rolesFrom: unknown;
+  private rolesMemo: Record<string, RoleDefinition> = {};
+
+  constructor(private readonly db: Database, private readonly options: OptionStore, private readonly multisite: boolean) {}
+
+  /** WP: wp_roles()->roles. */
+  async roles(): Promise<Record<string, RoleDefinition>> {
+    const stored = await this.options.get(this.db.tables.userRolesOption, {});
+    // The option store hands out one decoded object per load of the row: build the map once per load.
+    if (stored !== this.rolesFrom) {
+      this.rolesMemo = buildRoles(toPlain(stored as PhpValue));
+      this.rolesFrom = stored;
+    }
+    return this.rolesMemo;
+  }
+
+  /** WP: WP_User::get_role_caps() then has_cap(): role caps merged in order, the user's own keys on top. */
+  async forUser(user: WpUser): Promise<UserCapabilities> {
+    const roles = await this.roles();
+    const own = booleanMap(userMeta(user, this.db.tables.capabilitiesKey));
+    // WordPress counts every key that names a role as that role, whatever its value.
+    const userRoles = Object.keys(own).filter((key) => roles[key] !== undefined);
+    const allcaps: Record<string, boolean> = {};
+    for (const role of userRoles) Object.assign(allcaps, roles[role]?.capabilities);
+    Object.assign(allcaps, own);
+    const isSuperAdmin = await this.isSuperAdmin(user, allcaps);
+    return {
+      roles: userRoles,
+      allcaps,
+      isSuperAdmin,
+      can: (capability) => hasCap(capability, allcaps, isSuperAdmin && this.multisite),
+    };
+  }
+
+  /** WP: is_super_admin(): the network's `site_admins` list on multisite, `delete_users` otherwise. */
+  private async isSuperAdmin(user: WpUser, allcaps: Record<string, boolean>): Promise<boolean> {
+    if (!this.multisite) return allcaps.delete_users === true;
+    const admins = toPlain((await this.options.getSiteOption('site_admins')) as PhpValue);
+    const list = Array.isArray(admins) ? admins : admins && typeof admins === 'object' ? Object.values(admins) : ['admin'];
+    return list.map(String).includes(user.user_login);
+  }
+}
+
+function buildRoles(raw: unknown): Record<string, RoleDefinition> {
+  const roles: Record<string, RoleDefinition> = {};
+  if (!raw || typeof raw !== 'object') return roles;
+  for (const [slug, def] of Object.entries(raw as Record<string, any>)) {
+    roles[slug] = { name: String(def?.name ?? slug), capabilities: booleanMap(def?.capabilities) };
+  }
+  return roles;
+}
+
+/** WP: has_cap() for a primitive capability: super admins pass everything but `do_not_allow`. */
+function hasCap(capability: string, allcaps: Record<string, boolean>, superAdmin: boolean): boolean {
+  if (capability === 'do_not_allow') return false;
+  if (capability === 'exist' || superAdmin) return true;
+  return allcaps[capability] === true;
+}
+
+/** A PHP `{cap: bool}` array as booleans (PHP stores `b:1;`, but plugins also write 1 or "1"). */
+function booleanMap(value: unknown): Record<string, boolean> {
+  const out: Record<string, boolean> = {};
+  if (!value || typeof value !== 'object') return out;
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) out[key] = Boolean(v) && v !== '0';
+  return out;
+}

@@ -1,0 +1,119 @@
+/**
+ * WP: get_option()/update_option()/add_option()/delete_option() and their site-option twins,
+ * over the shared `options` table. Autoloaded options are read in one query and, like everything
+ * else read from WordPress's tables, cached for at most FRESHNESS_MS so a change made by PHP shows up
+ * within the 2-second bound. Values are PHP-serialized where WordPress serializes them.
+ */
+import { Clock } from './clock';
+import { Database } from './db/database';
+import { FreshCache } from './fresh-cache';
+import { maybeSerialize, maybeUnserialize } from './php-serialize';
+
+/** Autoload values that WordPress loads at start-up (`wp_autoload_values_to_autoload`). */
+const AUTOLOADED = ['yes', 'on', 'auto-on', 'auto'];
+
+/** A stored value with its decoded form, decoded once per cache entry. Callers must not mutate it. */
+class StoredValue {
+  private decodedValue: unknown;
+  private isDecoded = false;
+  constructor(readonly raw: string) {}
+  get value(): unknown {
+    if (!this.isDecoded) {
+      this.decodedValue = maybeUnserialize(this.raw);
+      this.isDecoded = true;
+    }
+    return this.decodedValue;
+  }
+}
+
+export class OptionStore {
+  private readonly autoloaded: FreshCache<'all', Map<string, StoredValue>>;
+  private readonly single: FreshCache<string, StoredValue | null>;
+
+  constructor(private readonly db: Database, clock: Clock, private readonly network = false) {
+    this.autoloaded = new FreshCache(clock);
+    this.single = new FreshCache(clock);
+  }
+
+  /** WP: get_option(): the decoded value, or `fallback` when the option does not exist. */
+  async get<T = unknown>(name: string, fallback?: T): Promise<unknown | T> {
+    const stored = await this.stored(name);
+    return stored ? stored.value : fallback;
+  }
+
+  /** The option as stored in the row (serialized text), or undefined. */
+  async getRaw(name: string): Promise<string | undefined> {
+    return (await this.stored(name))?.raw;
+  }
+
+  /** WP: update_option(): creates the option when missing. */
+  async update(name: string, value: unknown, autoload = 'yes'): Promise<void> {
+    const { knex, tables } = this.db;
+    const raw = maybeSerialize(value);
+    const changed = await knex(tables.options).where({ option_name: name }).update({ option_value: raw });
+    if (!changed) {
+      await knex(tables.options)
+        .insert({ option_name: name, option_value: raw, autoload })
+        .onConflict('option_name')
+        .merge(['option_value']);
+    }
+    this.forget(name);
+  }
+
+  /** WP: add_option(): does nothing when the option already exists. */
+  async add(name: string, value: unknown, autoload = 'yes'): Promise<void> {
+    const { knex, tables } = this.db;
+    await knex(tables.options)
+      .insert({ option_name: name, option_value: maybeSerialize(value), autoload })
+      .onConflict('option_name')
+      .ignore();
+    this.forget(name);
+  }
+
+  /** WP: delete_option(): true when a row was removed. */
+  async delete(name: string): Promise<boolean> {
+    const { knex, tables } = this.db;
+    const removed = await knex(tables.options).where({ option_name: name }).del();
+    this.forget(name);
+    return removed > 0;
+  }
+
+  /** WP: get_site_option(): the network's sitemeta on multisite, the site's options otherwise. */
+  async getSiteOption(name: string): Promise<unknown> {
+    if (!this.network) return this.get(name);
+    const row = await this.db.knex(this.db.tables.sitemeta).where({ site_id: 1, meta_key: name }).first('meta_value');
+    return row ? maybeUnserialize(String(row.meta_value)) : undefined;
+  }
+
+  /** WP: add_site_option(). */
+  async addSiteOption(name: string, value: string): Promise<void> {
+    if (!this.network) return this.add(name, value, 'no');
+    const { knex, tables } = this.db;
+    const exists = await knex(tables.sitemeta).where({ site_id: 1, meta_key: name }).first('meta_id');
+    if (!exists) await knex(tables.sitemeta).insert({ site_id: 1, meta_key: name, meta_value: maybeSerialize(value) });
+  }
+
+  private async stored(name: string): Promise<StoredValue | undefined> {
+    const all = await this.autoloaded.get('all', () => this.loadAutoloaded());
+    const hit = all.get(name);
+    if (hit) return hit;
+    return (await this.single.get(name, () => this.loadOne(name))) ?? undefined;
+  }
+
+  private async loadAutoloaded(): Promise<Map<string, StoredValue>> {
+    const rows = await this.db.knex(this.db.tables.options)
+      .whereIn('autoload', AUTOLOADED)
+      .select('option_name', 'option_value');
+    return new Map(rows.map((r: { option_name: string; option_value: string }) => [r.option_name, new StoredValue(String(r.option_value))]));
+  }
+
+  private async loadOne(name: string): Promise<StoredValue | null> {
+    const row = await this.db.knex(this.db.tables.options).where({ option_name: name }).first('option_value');
+    return row ? new StoredValue(String(row.option_value)) : null;
+  }
+
+  private forget(name: string): void {
+    this.autoloaded.invalidate();
+    this.single.invalidate(name);
+  }
+}

@@ -1,0 +1,17 @@
+import { Database } from '../../../lib/wp/db/database';
+import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
+
+/** Per-route, per-key request counters shared by every Understudy process (fixed windows). */
+export const createRateLimits: Migration = {
+  name: '20261122-01-create-rate-limits',
+  async up(db: Database) {
+    await createIfMissing(db, db.tables.svc('rate_limits'), (t) => {
+      t.string('bucket', 191).notNullable();
+      t.bigInteger('window_start').notNullable();
+      t.integer('hits').notNullable().defaultTo(0);
+      t.bigInteger('expires_at').notNullable();
+      t.primary(['bucket', 'window_start']);
+      t.index(['expires_at'], 'expires_at');
+    });
+  },
+};
