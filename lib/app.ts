@@ -1,0 +1,67 @@
+/**
+ * The HTTP surface: WordPress's REST entry points (`/wp-json/...`, `?rest_route=`) and
+ * `/wp-admin/admin-ajax.php`, over one Site. The app is built without listening, so tests import it.
+ */
+import express, { Express, NextFunction, Request, Response } from 'express';
+import { AjaxRegistry, serveAjax } from './wp/ajax/dispatcher';
+import { registerCoreAjaxActions } from './wp/ajax/core-actions';
+import { parsePhpQuery } from './wp/http/php-query';
+import { queryString } from './wp/http/request-info';
+import { RestRegistry } from './wp/rest/registry';
+import { RestServer } from './wp/rest/server';
+import { Site } from './wp/site';
+import { registerRoutes } from '../routes';
+
+export interface Surface {
+  rest: RestRegistry;
+  ajax: AjaxRegistry;
+}
+
+/** Every REST route and admin-ajax action Understudy implements. */
+export function buildSurface(): Surface {
+  const rest = new RestRegistry();
+  const ajax = new AjaxRegistry();
+  registerCoreAjaxActions(ajax);
+  registerRoutes(rest, ajax);
+  return { rest, ajax };
+}
+
+export function createApp(site: Site, surface: Surface = buildSurface()): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  const rest = new RestServer(site, surface.rest);
+  const serveRest = (routePath: string) => (req: Request, res: Response, next: NextFunction) => {
+    rest.serve(req, res, routePath).catch(next);
+  };
+
+  // WP: `?rest_route=` works on any front-end URL and wins over the pretty /wp-json/ path.
+  app.use((req, res, next) => {
+    const query = parsePhpQuery(queryString(req.originalUrl));
+    if (query.rest_route === undefined || req.path.startsWith('/wp-admin/')) return next();
+    if (typeof query.rest_route !== 'string') return void rest.refuseRoutePath(req, res).catch(next);
+    return serveRest(query.rest_route)(req, res, next);
+  });
+  app.all(/^\/(?:index\.php\/)?wp-json(\/.*)?$/, (req, res, next) => serveRest(decodePath(req.params[0]))(req, res, next));
+  app.all('/wp-admin/admin-ajax.php', (req, res, next) => {
+    serveAjax(site, surface.ajax, req, res).catch(next);
+  });
+  app.use((req, res) => {
+    res.status(404).type('text/plain').send('Not found: Understudy serves /wp-json/ and /wp-admin/admin-ajax.php.\n');
+  });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    site.logger.error('unhandled error', { path: req.path, error: err instanceof Error ? err.stack : String(err) });
+    if (!res.headersSent) res.status(500).type('text/plain').send('Internal error\n');
+    else res.end();
+  });
+  return app;
+}
+
+function decodePath(path: string | undefined): string {
+  if (!path) return '/';
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}

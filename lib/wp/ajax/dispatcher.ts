@@ -1,0 +1,147 @@
+/**
+ * WP: wp-admin/admin-ajax.php. The action comes from the request (the body wins over the query);
+ * signed-in callers (by cookie alone) reach `wp_ajax_<action>` handlers, everyone else
+ * `wp_ajax_nopriv_<action>`; no handler answers `0` with 400.
+ */
+import type { Request, Response } from 'express';
+import { CurrentUser } from '../auth/current-user';
+import { isWpError } from '../errors';
+import { PayloadTooLargeError, decodeBody, readBody } from '../http/body';
+import { PhpQueryValue, parsePhpQuery } from '../http/php-query';
+import { clientIp, isSecure, parseCookieHeader, queryString } from '../http/request-info';
+import type { UploadedFile } from '../rest/route';
+import { DEFAULT_MAX_BODY_BYTES } from '../rest/route';
+import { Site } from '../site';
+import { AjaxResponse, wpDie } from './response';
+
+export interface AjaxRequest {
+  action: string;
+  /** $_REQUEST: the query merged with the body, the body winning. Values are not slashed. */
+  params: Record<string, PhpQueryValue>;
+  query: Record<string, PhpQueryValue>;
+  body: Record<string, PhpQueryValue>;
+  files: UploadedFile[];
+  user: CurrentUser;
+  ip: string;
+  site: Site;
+  header(name: string): string | undefined;
+}
+
+export type AjaxHandler = (req: AjaxRequest) => AjaxResponse | Promise<AjaxResponse>;
+
+export interface AjaxAction {
+  action: string;
+  /** `wp_ajax_<action>`: for signed-in users. */
+  priv?: AjaxHandler;
+  /** `wp_ajax_nopriv_<action>`: for everyone else. */
+  nopriv?: AjaxHandler;
+  maxBodyBytes?: number;
+}
+
+const NO_CACHE = { Expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control': 'no-cache, must-revalidate, max-age=0' };
+/** WP: admin_init's send_frame_options_header() and the admin referrer policy. */
+const ADMIN_HEADERS = { 'Referrer-Policy': 'strict-origin-when-cross-origin', 'X-Frame-Options': 'SAMEORIGIN' };
+
+export class AjaxRegistry {
+  private readonly actions = new Map<string, AjaxAction>();
+
+  register(action: AjaxAction): void {
+    if (this.actions.has(action.action)) throw new Error(`admin-ajax action "${action.action}" is registered twice`);
+    this.actions.set(action.action, action);
+  }
+
+  get(action: string): AjaxAction | undefined {
+    return this.actions.get(action);
+  }
+
+  get largestBody(): number {
+    return Math.max(DEFAULT_MAX_BODY_BYTES, ...[...this.actions.values()].map((a) => a.maxBodyBytes ?? 0));
+  }
+}
+
+export async function serveAjax(site: Site, registry: AjaxRegistry, req: Request, res: Response): Promise<void> {
+  try {
+    const answer = await dispatch(site, registry, req, res);
+    if (answer) send(res, req, answer);
+  } catch (err) {
+    if (err instanceof PayloadTooLargeError) {
+      res.setHeader('Connection', 'close');
+      return send(res, req, wpDie('0', 413));
+    }
+    if (isWpError(err)) return send(res, req, wpDie(err.message, err.status));
+    site.logger.error('admin-ajax request failed', { action: String(req.query.action ?? ''), error: err instanceof Error ? err.stack : String(err) });
+    send(res, req, wpDie('There has been a critical error on this website.', 500));
+  }
+}
+
+async function dispatch(site: Site, registry: AjaxRegistry, req: Request, res: Response): Promise<AjaxResponse | null> {
+  if (!(await sendOriginHeaders(site, req, res))) return null;
+  res.setHeader('Content-Type', 'text/html; charset=UTF-8');
+  res.setHeader('X-Robots-Tag', 'noindex');
+  const query = parsePhpQuery(queryString(req.originalUrl));
+  const queryAction = query.action;
+  const registered = typeof queryAction === 'string' ? registry.get(queryAction) : undefined;
+  const raw = await readBody(req, registered?.maxBodyBytes ?? registry.largestBody);
+  const decoded = await decodeBody(raw, req.headers['content-type']);
+  const body = decoded.form ?? {};
+  const params = { ...query, ...body };
+  const action = params.action;
+  if (typeof action !== 'string' || action === '') return withNoCache(res, wpDie('0', 400));
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  for (const [name, value] of Object.entries(ADMIN_HEADERS)) res.setHeader(name, value);
+  const user = await site.auth.forAjax({
+    method: req.method, cookies: parseCookieHeader(req.headers.cookie), ip: clientIp(req), secure: isSecure(req),
+  });
+  const spec = registry.get(action);
+  const handler = user.id > 0 ? spec?.priv : spec?.nopriv;
+  if (!handler) return withNoCache(res, wpDie('0', 400));
+  const answer = await handler({
+    action, params, query, body, files: decoded.files, user, ip: clientIp(req), site,
+    header: (name) => {
+      const value = req.headers[name.toLowerCase()];
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+  });
+  return withNoCache(res, answer);
+}
+
+/**
+ * WP: send_origin_headers(): only this site's own origins (scheme and host, without a port, as
+ * WordPress compares them) are echoed. Answers a preflight itself; returns false when it did.
+ */
+async function sendOriginHeaders(site: Site, req: Request, res: Response): Promise<boolean> {
+  const origin = req.headers.origin;
+  const allowed = origin ? (await allowedOrigins(site)).includes(origin) : false;
+  if (allowed) {
+    res.setHeader('Access-Control-Allow-Origin', origin as string);
+    res.setHeader('Access-Control-Allow-Credentials', 'true');
+  }
+  if (req.method !== 'OPTIONS') return true;
+  res.status(allowed ? 200 : 403).end();
+  return false;
+}
+
+async function allowedOrigins(site: Site): Promise<string[]> {
+  const hosts = new Set<string>();
+  for (const url of [await site.siteUrl(), await site.homeUrl()]) {
+    try {
+      hosts.add(new URL(url).hostname);
+    } catch {
+      // An unparsable address allows no origin.
+    }
+  }
+  return [...hosts].flatMap((host) => [`http://${host}`, `https://${host}`]);
+}
+
+function withNoCache(res: Response, answer: AjaxResponse): AjaxResponse {
+  for (const [name, value] of Object.entries(NO_CACHE)) res.setHeader(name, value);
+  return answer;
+}
+
+function send(res: Response, req: Request, answer: AjaxResponse): void {
+  res.setHeader('Content-Type', answer.contentType);
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  res.status(answer.status);
+  res.end(req.method === 'HEAD' ? undefined : answer.body);
+}
+

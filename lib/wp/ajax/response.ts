@@ -1,0 +1,31 @@
+/** WP: what an admin-ajax handler answers: wp_die() text, or JSON as wp_send_json*() writes it. */
+import { phpJsonEncode } from '../rest/php-json';
+
+export class AjaxResponse {
+  constructor(
+    readonly body: string | Buffer,
+    readonly status = 200,
+    readonly contentType = 'text/html; charset=UTF-8',
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+/** WP: wp_die($message, $status) under AJAX: the message as text. */
+export function wpDie(message: string | number = '0', status = 200): AjaxResponse {
+  return new AjaxResponse(String(message), status);
+}
+
+/** WP: wp_send_json(): the status only when given. */
+export function wpSendJson(value: unknown, status = 200): AjaxResponse {
+  return new AjaxResponse(phpJsonEncode(value), status, 'application/json; charset=UTF-8');
+}
+
+/** WP: wp_send_json_success(): `{"success":true}` plus `data` when there is a value. */
+export function wpSendJsonSuccess(data?: unknown, status = 200): AjaxResponse {
+  return wpSendJson(data === undefined ? { success: true } : { success: true, data }, status);
+}
+
+/** WP: wp_send_json_error(): `{"success":false}` plus `data` when there is a value. */
+export function wpSendJsonError(data?: unknown, status = 200): AjaxResponse {
+  return wpSendJson(data === undefined ? { success: false } : { success: false, data }, status);
+}

@@ -1,0 +1,116 @@
+/**
+ * The shape of a REST route declaration, after register_rest_route(): a namespace, a route pattern
+ * with named groups, and endpoints that each name their methods, permission check, arguments (JSON
+ * Schema) and handler. Routes declare; the server validates, authorizes, dispatches and renders.
+ */
+import type { CurrentUser } from '../auth/current-user';
+import type { WpError } from '../errors';
+import type { Site } from '../site';
+import type { ArgSpecMap } from './args';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** An uploaded file from a multipart body. */
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  mimeType: string;
+  data: Buffer;
+}
+
+/** What a handler and a permission check see of the request. */
+export interface RestRequest {
+  method: HttpMethod;
+  /** The path after the REST prefix, e.g. `/support/v1/tickets/5`. */
+  path: string;
+  /** Validated and coerced arguments merged with the rest, in WordPress's order (JSON, body, query, URL, defaults). */
+  params: Record<string, any>;
+  urlParams: Record<string, string>;
+  query: Record<string, unknown>;
+  /** The decoded JSON or form body, or null. */
+  body: Record<string, unknown> | null;
+  rawBody: Buffer | null;
+  files: UploadedFile[];
+  user: CurrentUser;
+  ip: string;
+  /** The connection is HTTPS (WordPress's is_ssl()). */
+  secure: boolean;
+  site: Site;
+  /** A request header by case-insensitive name. */
+  header(name: string): string | undefined;
+}
+
+/** A permission check: true to go on; false becomes rest_forbidden (401 signed out, 403 signed in). */
+export type PermissionCheck = (req: RestRequest) => boolean | WpError | Promise<boolean | WpError>;
+
+/** A handler's answer when it needs a status, headers or pagination; plain values become a 200. */
+export class RestResponse {
+  constructor(
+    public data: unknown,
+    public status = 200,
+    public headers: Record<string, string> = {},
+  ) {}
+
+  /** WP: the collection headers X-WP-Total and X-WP-TotalPages (the server adds the Link header). */
+  paginate(total: number, totalPages: number): this {
+    this.headers['X-WP-Total'] = String(total);
+    this.headers['X-WP-TotalPages'] = String(totalPages);
+    return this;
+  }
+}
+
+/** A body the server sends as it is (attachments): not JSON-encoded, not filtered. */
+export class RawResponse {
+  constructor(
+    public body: Buffer,
+    public headers: Record<string, string>,
+    public status = 200,
+  ) {}
+}
+
+export interface RateLimitSpec {
+  /** Bucket name, e.g. `tickets.create`. */
+  name: string;
+  limit: number;
+  windowSeconds: number;
+  /** Whose bucket this request counts against (defaults to the user ID, else the address). */
+  key?: (req: RestRequest) => string;
+}
+
+export interface Endpoint {
+  methods: HttpMethod[];
+  /** Required: public endpoints say so with `allowAnyone`. */
+  permission: PermissionCheck;
+  args?: ArgSpecMap;
+  handler: (req: RestRequest) => unknown | Promise<unknown>;
+  /** Largest request body accepted, in bytes (default DEFAULT_MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
+  /** Keep the body as raw bytes (`rawBody`) instead of decoding it. */
+  rawBody?: boolean;
+  rateLimit?: RateLimitSpec;
+}
+
+export interface RouteDeclaration {
+  namespace: string;
+  /** Pattern after the namespace, with WordPress-style named groups: `/tickets/(?P<id>\\d+)`. */
+  route: string;
+  endpoints: Endpoint[];
+  /** The item schema shown by OPTIONS. */
+  schema?: () => Record<string, unknown>;
+  /** Headers every answer of this route carries (e.g. Cache-Control on ticket routes). */
+  headers?: Record<string, string>;
+}
+
+/** WP's own default is PHP's post_max_size; 8 MiB matches a stock PHP install. */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/** The permission of a public endpoint, named so that being public is a visible decision. */
+export const allowAnyone: PermissionCheck = () => true;
+
+/** Signed-in users only. */
+export const requireSignedIn: PermissionCheck = (req) => req.user.id > 0;
+
+/** Users with a capability. */
+export function requireCapability(capability: string): PermissionCheck {
+  return (req) => req.user.can(capability);
+}

@@ -1,0 +1,71 @@
+/**
+ * One WordPress site as Understudy sees it: its configuration, database and the cached stores over
+ * it. Everything that answers a request reaches WordPress state through this object.
+ */
+import { Logger } from '../logger';
+import { ApplicationPasswords } from './auth/app-passwords';
+import { CookieNames, cookieNames } from './auth/cookies';
+import { Authenticator } from './auth/current-user';
+import { CapabilityResolver } from './capabilities';
+import { Clock } from './clock';
+import { SiteConfig } from './config';
+import { Database } from './db/database';
+import { OptionStore } from './options';
+import { RateLimiter } from './rest/rate-limit';
+import { Salts } from './salts';
+import { UserStore } from './users';
+
+export interface Site {
+  config: SiteConfig;
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  options: OptionStore;
+  users: UserStore;
+  capabilities: CapabilityResolver;
+  salts: Salts;
+  auth: Authenticator;
+  rateLimiter: RateLimiter;
+  /** WP: site_url(), untrailingslashed. */
+  siteUrl(): Promise<string>;
+  /** WP: home_url(), untrailingslashed. */
+  homeUrl(): Promise<string>;
+  /** WP: get_rest_url() for a path such as `/support/v1/tickets`. */
+  restUrl(path?: string): Promise<string>;
+  /** WP: the charset answers are declared in (`blog_charset`). */
+  charset(): Promise<string>;
+  cookieNames(): Promise<CookieNames>;
+}
+
+export function createSite(config: SiteConfig, db: Database, clock: Clock, logger: Logger): Site {
+  const options = new OptionStore(db, clock, config.multisite);
+  const users = new UserStore(db, clock);
+  const capabilities = new CapabilityResolver(db, options, config.multisite);
+  const salts = new Salts(config.salts, options);
+  const appPasswords = new ApplicationPasswords(users, options, clock, config.environmentType);
+  const siteUrl = async () => untrailingslash(String(await options.get('siteurl', '')));
+  const homeUrl = async () => untrailingslash(String(await options.get('home', '')));
+  const site: Site = {
+    config, db, clock, logger, options, users, capabilities, salts,
+    auth: new Authenticator({ users, capabilities, salts, clock, appPasswords, cookieNames: async () => cookieNames(await siteUrl()) }),
+    rateLimiter: new RateLimiter(db, clock),
+    siteUrl,
+    homeUrl,
+    async restUrl(path = '/') {
+      const home = await homeUrl();
+      const pretty = Boolean(await options.get('permalink_structure', ''));
+      return pretty ? `${home}/wp-json${path}` : `${home}/index.php?rest_route=${path}`;
+    },
+    async charset() {
+      return String((await options.get('blog_charset', '')) || 'UTF-8');
+    },
+    async cookieNames() {
+      return cookieNames(await siteUrl());
+    },
+  };
+  return site;
+}
+
+function untrailingslash(url: string): string {
+  return url.replace(/[/\\]+$/, '');
+}

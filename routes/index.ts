@@ -1,0 +1,8 @@
+/** Every route and admin-ajax action Understudy implements, registered in one place. */
+import { AjaxRegistry } from '../lib/wp/ajax/dispatcher';
+import { RestRegistry } from '../lib/wp/rest/registry';
+import { usersMe } from './wp/users';
+
+export function registerRoutes(rest: RestRegistry, _ajax: AjaxRegistry): void {
+  rest.register(usersMe);
+}
