@@ -468,7 +468,7 @@ class Writer {
         return;
       case 'number':
         // An integral number that fits PHP's int is an int; anything else is a float.
-        this.out += isPhpInt(value) ? `i:${value === 0 ? 0 : value};` : `d:${phpFloatRepr(value)};`;
+        this.out += isPhpInt(value) ? `i:${intString(value)};` : `d:${phpFloatRepr(value)};`;
         return;
       case 'bigint':
         if (value > INT64_MAX || value < INT64_MIN) throw new TypeError(`serialize: ${value} does not fit a PHP int`);
@@ -545,7 +545,7 @@ class Writer {
   private entries(count: number, entries: Iterable<[PhpKey, unknown]>, verbatimKeys: boolean): void {
     this.out += `${count}:{`;
     for (const [key, item] of entries) {
-      if (typeof key === 'number') this.out += `i:${key === 0 ? 0 : key};`;
+      if (typeof key === 'number') this.out += `i:${intString(key)};`;
       // PHP writes integer-like array keys as ints; object property names stay strings.
       else if (!verbatimKeys && isInt64String(key)) this.out += `i:${key};`;
       else this.string(key);
@@ -585,6 +585,11 @@ function isInt64String(key: string): boolean {
   if (key.length < 19) return true;
   const big = BigInt(key);
   return big <= INT64_MAX && big >= INT64_MIN;
+}
+
+/** Exact decimal digits of an integral number (String() would round 2**62 to "4611686018427388000"; no "-0"). */
+function intString(n: number): string {
+  return Number.isSafeInteger(n) ? String(n === 0 ? 0 : n) : BigInt(n).toString();
 }
 
 function isPhpInt(n: number): boolean {
@@ -677,11 +682,11 @@ export function isSerialized(data: unknown, strict = true): boolean {
     case 'a':
     case 'O':
     case 'E':
-      return new RegExp(`^${token}:[0-9]+:`).test(text);
+      return /^.:[0-9]+:/.test(text);
     case 'b':
     case 'i':
     case 'd':
-      return new RegExp(`^${token}:[0-9.E+-]+;${strict ? '$' : ''}`).test(text);
+      return (strict ? /^.:[0-9.E+-]+;$/ : /^.:[0-9.E+-]+;/).test(text);
     default:
       return false;
   }
@@ -696,7 +701,7 @@ export function maybeSerialize(value: unknown): string {
   if (typeof value === 'string') return isSerialized(value, false) ? serialize(value) : value;
   if (value === true) return '1';
   if (value === false || value === null || value === undefined) return '';
-  if (typeof value === 'number') return isPhpInt(value) ? String(value === 0 ? 0 : value) : phpFloatToString(value);
+  if (typeof value === 'number') return isPhpInt(value) ? intString(value) : phpFloatToString(value);
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof PhpFloat) return phpFloatToString(value.value);
   return serialize(value);

@@ -205,7 +205,6 @@ describe('php-serialize', () => {
       assert.equal(unserialize('s:9:"é😀€";'), 'é😀€');
       assert.equal(unserialize('s:1:"é";'), undefined, 'a length that ends inside a character is malformed');
       assert.equal(unserialize('s:3:"é";'), undefined);
-      assert.equal(unserialize('s:1:"é";'.replace('1', '2')), 'é');
     });
 
     it('takes string content by length, so quotes and semicolons inside are data', () => {
@@ -275,7 +274,7 @@ describe('php-serialize', () => {
     });
 
     it('round-trips class names with namespaces and non-ASCII bytes', () => {
-      const value = assertRoundTrip('O:12:"Näme\\Space":0:{}');
+      const value = assertRoundTrip('O:11:"Näme\\Space":0:{}');
       assert.ok(value instanceof PhpObject && value.className === 'Näme\\Space');
     });
 
@@ -317,7 +316,7 @@ describe('php-serialize', () => {
     });
 
     it('rejects every proper prefix of a valid value without throwing', () => {
-      const text = 'a:3:{s:1:"é";O:8:"stdClass":1:{s:1:"p";d:1.5;}i:9;a:1:{i:0;b:1;}s:1:"n";N;}'.replace('a:3', 'a:3');
+      const text = 'a:3:{s:2:"é";O:8:"stdClass":1:{s:1:"p";d:1.5;}i:9;a:1:{i:0;b:1;}s:1:"n";N;}';
       assert.notEqual(unserialize(text), undefined);
       for (let i = 0; i < text.length; i++) {
         assert.equal(unserialize(text.slice(0, i)), undefined, `prefix of length ${i}`);
@@ -546,6 +545,7 @@ describe('php-serialize', () => {
       assert.equal(maybeSerialize(undefined), '');
       assert.equal(maybeSerialize(42), '42');
       assert.equal(maybeSerialize(-7), '-7');
+      assert.equal(maybeSerialize(2 ** 62), '4611686018427387904');
       assert.equal(maybeSerialize(1.5), '1.5');
       assert.equal(maybeSerialize(0.1 + 0.2), '0.3');
       assert.equal(maybeSerialize(1e25), '1.0E+25');
