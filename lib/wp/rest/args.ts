@@ -336,17 +336,18 @@ export function coerce(value: unknown, schema: ArgSchema): unknown {
 /** WP: rest_get_best_type_for_value(): the first declared type the value fits ('' prefers string). */
 function bestType(value: unknown, types: readonly ArgType[]): ArgType | '' {
   if (value === '' && types.includes('string')) return 'string';
-  const fits: Record<ArgType, (v: unknown) => boolean> = {
-    array: isRestArray,
-    object: isRestObject,
-    integer: isRestInteger,
-    number: isPhpNumeric,
-    boolean: isRestBoolean,
-    string: (v) => typeof v === 'string',
-    null: (v) => v === null,
-  };
-  return types.find((t) => fits[t](value)) ?? '';
+  return types.find((t) => TYPE_CHECKS[t](value)) ?? '';
 }
+
+const TYPE_CHECKS: Record<ArgType, (v: unknown) => boolean> = {
+  array: (v) => isRestArray(v),
+  object: (v) => isRestObject(v),
+  integer: (v) => isRestInteger(v),
+  number: (v) => isPhpNumeric(v),
+  boolean: (v) => isRestBoolean(v),
+  string: (v) => typeof v === 'string',
+  null: (v) => v === null,
+};
 
 function propertySchema(schema: ArgSchema, key: string): ArgSchema | undefined {
   if (schema.properties && Object.hasOwn(schema.properties, key)) return schema.properties[key];
@@ -655,9 +656,10 @@ function phpTrim(s: string, chars: string): string {
 
 /** WP: rest_is_ip_address(): dotted IPv4 (leading zeros allowed) or IPv6. */
 export function isIpAddress(s: string): boolean {
-  const octet = '(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)';
-  return new RegExp(`^(?:${octet}\\.){3}${octet}\\n?$`).test(s) || isIPv6(s);
+  return IPV4.test(s) || isIPv6(s);
 }
+
+const IPV4 = /^(?:(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.){3}(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\n?$/;
 
 /** WP: wp_is_uuid() (any version, lowercase hex only). */
 export function isUuid(s: string): boolean {
