@@ -1,8 +1,10 @@
 /**
- * A cache whose entries live at most `ttlMs`, so that a change a live PHP site makes to the shared
- * database is seen within that bound. Concurrent misses for one key share a single load.
+ * A cache whose entries live at most `ttlMs` of real elapsed time, so that a change a live PHP site
+ * makes to the shared database is seen within that bound. Concurrent misses for one key share a
+ * single load. Expiry reads the monotonic clock, not the site's Clock: tests pin the site clock to
+ * check nonces and cookies, and that must not make cached rows immortal.
  */
-import { Clock } from './clock';
+import { performance } from 'node:perf_hooks';
 
 /** How long cached WordPress state may lag the database: within the 2-second bound, with room for the load itself. */
 export const FRESHNESS_MS = 1000;
@@ -15,11 +17,11 @@ interface Entry<V> {
 export class FreshCache<K, V> {
   private readonly entries = new Map<K, Entry<V>>();
 
-  constructor(private readonly clock: Clock, private readonly ttlMs = FRESHNESS_MS, private readonly maxEntries = 10_000) {}
+  constructor(private readonly ttlMs = FRESHNESS_MS, private readonly maxEntries = 10_000) {}
 
   /** The cached value of `key`, loading it when absent or stale. A failed load is not cached. */
   get(key: K, load: () => Promise<V>): Promise<V> {
-    const now = this.clock.now();
+    const now = performance.now();
     const hit = this.entries.get(key);
     if (hit && hit.expires > now) return hit.value;
     const value = load();
@@ -29,6 +31,11 @@ export class FreshCache<K, V> {
       if (this.entries.get(key) === entry) this.entries.delete(key);
     });
     return value;
+  }
+
+  /** Stores a value just loaded elsewhere (e.g. a user found by login, cached by ID too). */
+  prime(key: K, value: V): void {
+    this.set(key, { value: Promise.resolve(value), expires: performance.now() + this.ttlMs });
   }
 
   /** Forgets one key (after this process wrote it) or everything. */

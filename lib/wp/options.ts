@@ -4,7 +4,6 @@
  * else read from WordPress's tables, cached for at most FRESHNESS_MS so a change made by PHP shows up
  * within the 2-second bound. Values are PHP-serialized where WordPress serializes them.
  */
-import { Clock } from './clock';
 import { Database } from './db/database';
 import { FreshCache } from './fresh-cache';
 import { maybeSerialize, maybeUnserialize } from './php-serialize';
@@ -30,9 +29,9 @@ export class OptionStore {
   private readonly autoloaded: FreshCache<'all', Map<string, StoredValue>>;
   private readonly single: FreshCache<string, StoredValue | null>;
 
-  constructor(private readonly db: Database, clock: Clock, private readonly network = false) {
-    this.autoloaded = new FreshCache(clock);
-    this.single = new FreshCache(clock);
+  constructor(private readonly db: Database, private readonly network = false) {
+    this.autoloaded = new FreshCache();
+    this.single = new FreshCache();
   }
 
   /** WP: get_option(): the decoded value, or `fallback` when the option does not exist. */

@@ -38,8 +38,8 @@ export interface Site {
 }
 
 export function createSite(config: SiteConfig, db: Database, clock: Clock, logger: Logger): Site {
-  const options = new OptionStore(db, clock, config.multisite);
-  const users = new UserStore(db, clock);
+  const options = new OptionStore(db, config.multisite);
+  const users = new UserStore(db);
   const capabilities = new CapabilityResolver(db, options, config.multisite);
   const salts = new Salts(config.salts, options);
   const appPasswords = new ApplicationPasswords(users, options, clock, config.environmentType);

@@ -4,7 +4,6 @@
  * and kept for at most FRESHNESS_MS so that a role change, a revoked application password or a
  * destroyed session made by PHP takes effect within the 2-second bound.
  */
-import { Clock } from './clock';
 import { Database } from './db/database';
 import { FreshCache } from './fresh-cache';
 import { PlainValue, maybeSerialize, maybeUnserialize, toPlain } from './php-serialize';
@@ -28,9 +27,9 @@ export class UserStore {
   private readonly byIdCache: FreshCache<number, WpUser | null>;
   private readonly idByField: FreshCache<string, number | null>;
 
-  constructor(private readonly db: Database, clock: Clock) {
-    this.byIdCache = new FreshCache(clock);
-    this.idByField = new FreshCache(clock);
+  constructor(private readonly db: Database) {
+    this.byIdCache = new FreshCache();
+    this.idByField = new FreshCache();
   }
 
   /** WP: get_user_by('id'). */
@@ -84,13 +83,15 @@ export class UserStore {
   private async byField(column: 'user_login' | 'user_email', value: string): Promise<WpUser | null> {
     if (!value) return null;
     const id = await this.idByField.get(`${column}\0${value.toLowerCase()}`, async () => {
-      const row = await this.db.knex(this.db.tables.users).where(column, value).first('ID');
-      return row ? Number(row.ID) : null;
+      // One query for the whole row: the user is then cached by ID as well.
+      const user = await this.load({ [column]: value });
+      if (user) this.byIdCache.prime(user.ID, user);
+      return user ? user.ID : null;
     });
     return id === null ? null : this.byId(id);
   }
 
-  private async load(where: { ID: number }): Promise<WpUser | null> {
+  private async load(where: Record<string, string | number>): Promise<WpUser | null> {
     const { knex, tables } = this.db;
     const row = await knex(tables.users).where(where).first(USER_COLUMNS);
     if (!row) return null;
