@@ -1,0 +1,84 @@
+/**
+ * `understudy <command> ...`, shaped like WP-CLI: each command reads the same configuration as the
+ * server, opens the site, does its work and closes the database. Exit status 0 on success; on failure
+ * `Error: <message>` on stderr and status 1.
+ */
+import { CliError } from './args';
+import { CliContext, Writer } from './context';
+import { OPTION_HELP, optionCommand } from './option';
+import { SERVE_HELP, serveCommand } from './serve';
+import { USER_HELP, userCommand } from './user';
+
+export const HELP = `usage: understudy <command> [<args>]
+
+Commands:
+  serve     Serve the site's REST API and admin-ajax.php (default 127.0.0.1:8080).
+  option    Get, add, update, delete or patch site options (as 'wp option').
+  user      List the site's users (as 'wp user list').
+  help      Show this help, or a command's: understudy help <command>.
+
+The site is found as the server finds it: WP_CONFIG_PATH, then DB_* variables or DATABASE_URL,
+else the embedded SQLite site in ./data (created with the demo site on first use).
+`;
+
+interface Command {
+  help: string;
+  run(ctx: CliContext, argv: string[]): Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  serve: { help: SERVE_HELP, run: serveCommand },
+  option: { help: OPTION_HELP, run: optionCommand },
+  user: { help: USER_HELP, run: userCommand },
+};
+
+export interface RunCliOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  stdout?: Writer;
+  stderr?: Writer;
+  /** Where values left off the command line are read from; none unless given (bin passes process.stdin). */
+  stdin?: CliContext['stdin'];
+  /** Stops `serve` when aborted; without it, `serve` runs until SIGINT or SIGTERM. */
+  signal?: AbortSignal;
+}
+
+/** Runs one command line (without the program name); resolves with the exit status. Never exits the process. */
+export async function runCli(argv: readonly string[], options: RunCliOptions = {}): Promise<number> {
+  const ctx: CliContext = {
+    env: options.env ?? process.env,
+    cwd: options.cwd ?? process.cwd(),
+    stdout: options.stdout ?? process.stdout,
+    stderr: options.stderr ?? process.stderr,
+    stdin: options.stdin,
+    signal: options.signal,
+  };
+  try {
+    const [name, ...rest] = argv;
+    if (name === undefined || name === 'help' || name === '--help') return showHelp(ctx, name === 'help' ? rest[0] : undefined);
+    const command = COMMANDS[name];
+    if (!command) throw new CliError(`'${name}' is not a registered understudy command. See 'understudy help' for available commands.`);
+    if (asksForHelp(rest)) return showHelp(ctx, name);
+    return await command.run(ctx, rest);
+  } catch (err) {
+    ctx.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
+
+function showHelp(ctx: CliContext, name: string | undefined): number {
+  if (name === undefined) {
+    ctx.stdout.write(HELP);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) throw new CliError(`'${name}' is not a registered understudy command. See 'understudy help' for available commands.`);
+  ctx.stdout.write(command.help);
+  return 0;
+}
+
+/** `--help` anywhere before a `--`. */
+function asksForHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--help');
+}
