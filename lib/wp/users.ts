@@ -80,6 +80,12 @@ export class UserStore {
     this.byIdCache.invalidate(userId);
   }
 
+  /** WP: clean_user_cache(): after this process rewrote or deleted a user, forget the row and every login/email lookup. */
+  forget(userId: number): void {
+    this.byIdCache.invalidate(userId);
+    this.idByField.invalidate();
+  }
+
   private async byField(column: 'user_login' | 'user_email', value: string): Promise<WpUser | null> {
     if (!value) return null;
     const id = await this.idByField.get(`${column}\0${value.toLowerCase()}`, async () => {

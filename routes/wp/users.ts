@@ -1,8 +1,10 @@
-/** `wp/v2/users/me`: who the caller is signed in as (the first route; it proves the stack end to end). */
+/** `wp/v2/users/me`: the signed-in user: read, edit or delete oneself, as WordPress 6.1 registers the route. */
 import { WpError } from '../../lib/wp/errors';
 import { ArgSchema } from '../../lib/wp/rest/args';
 import { RouteDeclaration, allowAnyone } from '../../lib/wp/rest/route';
 import { UserContext, presentUser } from '../../lib/wp/user-presenter';
+import { canDeleteCurrentUser, deleteCurrentUser } from '../../lib/wp/users-delete';
+import { canUpdateCurrentUser, editableArgsForSchema, updateCurrentUser, userItemSchema } from '../../lib/wp/users-update';
 import contextArg from '../../schema/wp/context-arg.json';
 
 export const usersMe: RouteDeclaration = {
@@ -17,8 +19,24 @@ export const usersMe: RouteDeclaration = {
       handler: async (req) => {
         const { user, caps } = req.user;
         if (!user) throw new WpError('rest_not_logged_in', 'You are not currently logged in.', 401);
-        return presentUser(req.site, user, caps, req.params.context as UserContext);
+        return presentUser(req.site, user, caps, req.params.context as UserContext, { secure: req.secure });
       },
     },
+    {
+      methods: ['POST', 'PUT', 'PATCH'],
+      permission: canUpdateCurrentUser,
+      args: editableArgsForSchema(userItemSchema()),
+      handler: updateCurrentUser,
+    },
+    {
+      methods: ['DELETE'],
+      permission: canDeleteCurrentUser,
+      args: {
+        force: { type: 'boolean', default: false, description: 'Required to be true, as users do not support trashing.' },
+        reassign: { type: 'integer', description: "Reassign the deleted user's posts and links to this user ID.", required: true },
+      },
+      handler: deleteCurrentUser,
+    },
   ],
+  schema: userItemSchema,
 };
