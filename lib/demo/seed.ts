@@ -12,7 +12,7 @@ import { Knex } from 'knex';
 import { Database } from '../wp/db/database';
 import { siteDates } from '../wp/dates';
 import { OptionStore } from '../wp/options';
-import { hashPassword } from '../wp/passwords';
+import { hashPasswordForSite } from '../wp/password-format';
 import { addPostMeta, insertPost } from '../wp/posts';
 import { Site } from '../wp/site';
 import { DemoCustomer, DemoFixture, DemoTicket, demoFixture } from './fixture';
@@ -56,8 +56,8 @@ export async function isDemoSeeded(site: Site): Promise<boolean> {
 export async function seedDemoSite(site: Site, fixture: DemoFixture = demoFixture): Promise<SeededDemo | null> {
   if (await hasDemo(site.db.knex, site.db, fixture)) return null;
   // Hashing is slow on purpose: do it before the transaction takes the connection.
-  const hashes = await Promise.all(fixture.users.map((u) => hashPassword(u.password)));
-  return site.db.knex.transaction(async (trx) => {
+  const hashes = await Promise.all(fixture.users.map((u) => hashPasswordForSite(site.options, u.password)));
+  const seeded = await site.db.knex.transaction(async (trx) => {
     // Reads and writes go through the transaction: on SQLite it holds the only connection.
     const db: Database = { ...site.db, knex: trx };
     const options = new OptionStore(db, site.config.multisite);
@@ -75,6 +75,9 @@ export async function seedDemoSite(site: Site, fixture: DemoFixture = demoFixtur
     await options.add(DEMO_MARKER_OPTION, String(Math.floor(ctx.now / 1000)), 'no');
     return { users, tickets };
   });
+  // The seed wrote options through the transaction: what the site cached before is stale now.
+  site.options.forgetAll();
+  return seeded;
 }
 
 /** The demo marker, or a user with one of the demo logins, is already there. Reads the rows, not the caches. */

@@ -32,10 +32,10 @@ export class CapabilityResolver {
 
   /** WP: wp_roles()->roles. */
   async roles(): Promise<Record<string, RoleDefinition>> {
-    const stored = await this.options.get(this.db.tables.userRolesOption, {});
+    const stored = await this.options.getPlain(this.db.tables.userRolesOption, {});
     // The option store hands out one decoded object per load of the row: build the map once per load.
     if (stored !== this.rolesFrom) {
-      this.rolesMemo = buildRoles(toPlain(stored as PhpValue));
+      this.rolesMemo = buildRoles(stored);
       this.rolesFrom = stored;
     }
     return this.rolesMemo;

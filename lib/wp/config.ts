@@ -25,8 +25,12 @@ export interface SiteConfig {
   environmentType: EnvironmentType;
   /** Folder for Understudy's own files (embedded database, generated salts, outbox). */
   dataDir: string;
+  /** WordPress's uploads folder (UPLOADS_DIR); attachments live in its private `svc-private/` folder. Default: <dataDir>/uploads. */
+  uploadsDir?: string;
   /** True when this is the embedded default, which is seeded with the demo site on first start. */
   seedDemo: boolean;
+  /** SMTP_URL (`smtp://` or `smtps://`): where outgoing email goes; absent = `.eml` files in <dataDir>/outbox. */
+  smtpUrl?: string;
 }
 
 export interface ServerConfig {
@@ -38,6 +42,17 @@ type Env = Record<string, string | undefined>;
 
 /** Resolves the site configuration from the environment (see the module comment for the order). */
 export function loadSiteConfig(env: Env = process.env, cwd: string = process.cwd()): SiteConfig {
+  const config = resolveSite(env, cwd);
+  return { ...config, uploadsDir: path.resolve(cwd, env.UPLOADS_DIR || path.join(config.dataDir, 'uploads')), smtpUrl: smtpUrlOf(env.SMTP_URL) };
+}
+
+function smtpUrlOf(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!/^smtps?:\/\/[^/]/i.test(value)) throw new Error(`SMTP_URL must look like smtp://user:pass@host:587 or smtps://host:465, got "${value}"`);
+  return value;
+}
+
+function resolveSite(env: Env, cwd: string): SiteConfig {
   const dataDir = path.resolve(cwd, env.UNDERSTUDY_DATA_DIR || 'data');
   const environmentType = environmentTypeOf(env.WP_ENVIRONMENT_TYPE);
   if (env.WP_CONFIG_PATH) return fromWpConfig(path.resolve(cwd, env.WP_CONFIG_PATH), dataDir, env);

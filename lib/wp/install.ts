@@ -4,6 +4,7 @@
  * plugins add on activation (already present in fixtures/site/roles.json).
  */
 import roles from '../../fixtures/site/roles.json';
+import { WP_68_DB_VERSION } from './password-format';
 import { Site } from './site';
 
 export interface InstallOptions {
@@ -31,7 +32,8 @@ export async function installSite(site: Site, { siteUrl, title, adminEmail }: In
     show_avatars: '1',
     avatar_default: 'mystery',
     avatar_rating: 'G',
-    db_version: '53496',
+    // A new site is a current one: WordPress 6.8's database version (it reads and writes $wp$ hashes).
+    db_version: String(WP_68_DB_VERSION),
     [site.db.tables.userRolesOption]: roles,
   };
   for (const [name, value] of Object.entries(defaults)) await site.options.add(name, value);

@@ -6,22 +6,25 @@
  */
 import { Database } from './db/database';
 import { FreshCache } from './fresh-cache';
-import { maybeSerialize, maybeUnserialize } from './php-serialize';
+import { PhpValue, PlainValue, maybeSerialize, maybeUnserialize, toPlain } from './php-serialize';
 
 /** Autoload values that WordPress loads at start-up (`wp_autoload_values_to_autoload`). */
 const AUTOLOADED = ['yes', 'on', 'auto-on', 'auto'];
 
-/** A stored value with its decoded form, decoded once per cache entry. Callers must not mutate it. */
+/** A stored value with its decoded forms, decoded once per cache entry. Callers must not mutate them. */
 class StoredValue {
-  private decodedValue: unknown;
-  private isDecoded = false;
+  private decoded?: { value: PhpValue | string };
+  private plainForm?: { value: PlainValue };
   constructor(readonly raw: string) {}
-  get value(): unknown {
-    if (!this.isDecoded) {
-      this.decodedValue = maybeUnserialize(this.raw);
-      this.isDecoded = true;
-    }
-    return this.decodedValue;
+  /** As PHP holds it (PhpArray keeps key types and order). */
+  get value(): PhpValue | string {
+    this.decoded ??= { value: maybeUnserialize(this.raw) };
+    return this.decoded.value;
+  }
+  /** As plain JSON-like data: arrays that are not lists become objects. */
+  get plain(): PlainValue {
+    this.plainForm ??= { value: toPlain(this.value) };
+    return this.plainForm.value;
   }
 }
 
@@ -38,6 +41,12 @@ export class OptionStore {
   async get<T = unknown>(name: string, fallback?: T): Promise<unknown | T> {
     const stored = await this.stored(name);
     return stored ? stored.value : fallback;
+  }
+
+  /** Like get(), as plain JSON-like data (what most callers want: objects, not PhpArray). */
+  async getPlain<T = unknown>(name: string, fallback?: T): Promise<PlainValue | T | undefined> {
+    const stored = await this.stored(name);
+    return stored ? stored.plain : fallback;
   }
 
   /** The option as stored in the row (serialized text), or undefined. */
@@ -90,6 +99,12 @@ export class OptionStore {
     const { knex, tables } = this.db;
     const exists = await knex(tables.sitemeta).where({ site_id: 1, meta_key: name }).first('meta_id');
     if (!exists) await knex(tables.sitemeta).insert({ site_id: 1, meta_key: name, meta_value: maybeSerialize(value) });
+  }
+
+  /** Forgets everything cached, after rows were written through another store (e.g. a transaction's). */
+  forgetAll(): void {
+    this.autoloaded.invalidate();
+    this.single.invalidate();
   }
 
   private async stored(name: string): Promise<StoredValue | undefined> {

@@ -99,6 +99,16 @@ export interface RouteDeclaration {
   schema?: () => Record<string, unknown>;
   /** Headers every answer of this route carries (e.g. Cache-Control on ticket routes). */
   headers?: Record<string, string>;
+  /** A condition the route needs (e.g. working storage), checked right after matching. */
+  availability?: Availability;
+}
+
+/** A route's dependency on something that can be down: checked first, and consulted when anything fails. */
+export interface Availability {
+  /** An error to answer with instead of serving, or null to go on. */
+  check(site: Site): Promise<WpError | null>;
+  /** The answer for a failure caused by the dependency (e.g. a lost database), or null for others. */
+  onFailure(err: unknown): WpError | null;
 }
 
 /** WP's own default is PHP's post_max_size; 8 MiB matches a stock PHP install. */

@@ -1,0 +1,90 @@
+/**
+ * Attachment files: kept in a private folder under the uploads folder (storage map), named so that
+ * nothing user supplied decides the path, and typed by their bytes, never by their name: only real
+ * PNG, JPEG, GIF, WebP and AVIF images may ever be shown inline.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { SiteConfig } from '../../wp/config';
+
+export const PRIVATE_FOLDER = 'svc-private';
+export const MAX_FILES_PER_MESSAGE = 10;
+
+export type InlineImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/avif';
+
+export function uploadsDirOf(config: SiteConfig): string {
+  return config.uploadsDir ?? path.join(config.dataDir, 'uploads');
+}
+
+/** The image type the bytes really are, or null. */
+export function sniffImageType(bytes: Buffer): InlineImageType | null {
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  const head = bytes.subarray(0, 12).toString('latin1');
+  if (head.startsWith('GIF87a') || head.startsWith('GIF89a')) return 'image/gif';
+  if (head.startsWith('RIFF') && head.slice(8, 12) === 'WEBP') return 'image/webp';
+  // ISO-BMFF: a `ftyp` box whose major brand is avif (still image) or avis (sequence).
+  if (head.slice(4, 8) === 'ftyp' && ['avif', 'avis'].includes(head.slice(8, 12))) return 'image/avif';
+  return null;
+}
+
+/** The type stored for a file: its real image type, else the declared type when well formed, else octet-stream. */
+export function storedMimeType(bytes: Buffer, declared: string): string {
+  const image = sniffImageType(bytes);
+  if (image) return image;
+  const type = declared.toLowerCase().split(';')[0]?.trim() ?? '';
+  // A declared image type the bytes do not bear out is not trusted.
+  if (type.startsWith('image/') || !/^[a-z]+\/[a-z0-9.+-]+$/.test(type)) return 'application/octet-stream';
+  return type;
+}
+
+/** A filename safe to keep as a title and send in Content-Disposition. */
+export function cleanFilename(name: string): string {
+  const base = path.basename(name.replace(/\\/g, '/')).replace(/[\u0000-\u001f\u007f"<>|:*?]/g, '').trim();
+  return (base || 'attachment').slice(0, 180);
+}
+
+/** Writes the file under `svc-private/YYYY/MM/`; returns the path relative to the uploads folder. */
+export async function saveAttachmentFile(uploadsDir: string, filename: string, bytes: Buffer, nowMs: number): Promise<string> {
+  const date = new Date(nowMs);
+  const folder = path.posix.join(PRIVATE_FOLDER, String(date.getUTCFullYear()), String(date.getUTCMonth() + 1).padStart(2, '0'));
+  await ensurePrivateFolder(uploadsDir);
+  await fs.mkdir(path.join(uploadsDir, folder), { recursive: true });
+  const ext = path.extname(cleanFilename(filename)).toLowerCase().replace(/[^.a-z0-9]/g, '').slice(0, 10);
+  const relative = path.posix.join(folder, `${randomBytes(16).toString('hex')}${ext}`);
+  await fs.writeFile(path.join(uploadsDir, relative), bytes, { flag: 'wx' });
+  return relative;
+}
+
+/** Reads a stored file; a path that leaves the private folder is refused. */
+export async function readAttachmentFile(uploadsDir: string, relative: string): Promise<Buffer | null> {
+  const root = path.resolve(uploadsDir, PRIVATE_FOLDER);
+  const full = path.resolve(uploadsDir, relative);
+  if (!full.startsWith(root + path.sep)) return null;
+  try {
+    return await fs.readFile(full);
+  } catch {
+    return null;
+  }
+}
+
+export async function removeAttachmentFiles(uploadsDir: string, relatives: string[]): Promise<void> {
+  await Promise.all(relatives.map((r) => fs.rm(path.join(uploadsDir, r), { force: true })));
+}
+
+/** Apache honours the .htaccess; the empty index stops listings; nginx needs a `deny` rule (docs). */
+async function ensurePrivateFolder(uploadsDir: string): Promise<void> {
+  const folder = path.join(uploadsDir, PRIVATE_FOLDER);
+  await fs.mkdir(folder, { recursive: true });
+  await writeOnce(path.join(folder, '.htaccess'), 'Require all denied\nDeny from all\n');
+  await writeOnce(path.join(folder, 'index.php'), '<?php // Silence is golden.\n');
+}
+
+async function writeOnce(file: string, content: string): Promise<void> {
+  try {
+    await fs.writeFile(file, content, { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Acting on a ticket's outgoing email: `retry` re-queues a failed delivery (at most 5 attempts in
+ * all), `cancel` stops one that has not been sent. The caller sends the `attempts` count it saw; a
+ * different count means someone acted in between, and the request is refused with the current one.
+ */
+import { unixSeconds } from '../../wp/clock';
+import { WpError } from '../../wp/errors';
+import { inTransaction } from '../../wp/db/transaction';
+import { Site } from '../../wp/site';
+import { enqueueJob } from '../jobs/enqueue';
+import { DELIVERY_META, POST_TYPE, groupMeta, toDelivery } from './rows';
+import { Delivery } from './types';
+import { writeContext } from './write-context';
+import { setPostMeta } from './writes';
+
+export const MAX_DELIVERY_ATTEMPTS = 5;
+
+export type DeliveryAction = 'retry' | 'cancel';
+
+export async function actOnDelivery(site: Site, ticketId: number, deliveryId: number, action: DeliveryAction, attempts: number): Promise<Delivery> {
+  await inTransaction(site.db, async (trx) => {
+    const delivery = await findDelivery(site, ticketId, deliveryId, trx);
+    if (delivery.attempts !== attempts) {
+      throw new WpError('svc_delivery_conflict', 'The delivery has changed since this attempt count. Load it again and retry.', 409, { attempts: delivery.attempts, delivery_status: delivery.status });
+    }
+    const ctx = await writeContext(site, trx);
+    const next = nextStatus(delivery, action);
+    // The status row is the concurrency check: it moves only from the status just read.
+    const moved = await trx(site.db.tables.postmeta)
+      .where({ post_id: deliveryId, meta_key: DELIVERY_META.status, meta_value: delivery.status })
+      .update({ meta_value: next });
+    if (!moved) throw new WpError('svc_delivery_conflict', 'The delivery changed while this request ran. Load it again and retry.', 409, { attempts: delivery.attempts });
+    if (action === 'retry') {
+      await setPostMeta(ctx, deliveryId, DELIVERY_META.lastError, '');
+      await enqueueJob(trx, site.db.tables, 'email_delivery', { delivery_id: deliveryId }, unixSeconds(site.clock));
+    }
+    await trx(site.db.tables.posts).where({ ID: deliveryId }).update({ post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
+  });
+  return findDelivery(site, ticketId, deliveryId);
+}
+
+function nextStatus(delivery: Delivery, action: DeliveryAction): Delivery['status'] {
+  if (action === 'cancel') {
+    if (delivery.status === 'sent' || delivery.status === 'cancelled') {
+      throw new WpError('svc_delivery_not_cancellable', `A ${delivery.status} delivery cannot be cancelled.`, 409, { delivery_status: delivery.status });
+    }
+    return 'cancelled';
+  }
+  if (delivery.status !== 'failed') {
+    throw new WpError('svc_delivery_not_failed', 'Only a failed delivery can be retried.', 409, { delivery_status: delivery.status });
+  }
+  if (delivery.attempts >= MAX_DELIVERY_ATTEMPTS) {
+    throw new WpError('svc_delivery_attempts_exhausted', `A delivery is tried at most ${MAX_DELIVERY_ATTEMPTS} times.`, 409, { attempts: delivery.attempts });
+  }
+  return 'queued';
+}
+
+/** The delivery, if it belongs to a message of this ticket. */
+export async function findDelivery(site: Site, ticketId: number, deliveryId: number, trx?: import('knex').Knex.Transaction): Promise<Delivery> {
+  const knex = trx ?? site.db.knex;
+  const { posts, postmeta } = site.db.tables;
+  const row = await knex(`${posts} as d`).join(`${posts} as m`, 'm.ID', 'd.post_parent')
+    .where({ 'd.ID': deliveryId, 'd.post_type': POST_TYPE.delivery, 'm.post_type': POST_TYPE.message, 'm.post_parent': ticketId })
+    .first('d.ID', 'd.post_parent', 'd.post_status', 'd.post_date', 'd.post_modified', 'd.post_author');
+  if (!row) throw new WpError('svc_delivery_not_found', 'Delivery not found.', 404);
+  const meta = groupMeta(await knex(postmeta).select('post_id', 'meta_key', 'meta_value').where({ post_id: deliveryId }).orderBy('meta_id'));
+  return toDelivery(row, meta.get(deliveryId));
+}

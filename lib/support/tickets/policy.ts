@@ -1,0 +1,51 @@
+/**
+ * Who may do what with a ticket. Pure checks over (actor, ticket, settings); a ticket the actor may not
+ * see is answered exactly as a missing one, so its existence does not leak.
+ */
+import { WpError } from '../../wp/errors';
+import { SupportSettings } from '../settings';
+import { Actor } from './actor';
+import { Ticket, TicketStatus } from './types';
+
+export function ticketNotFound(): WpError {
+  return new WpError('svc_ticket_not_found', 'Ticket not found.', 404);
+}
+
+/** 409 with the ticket's current version, so the caller can reload and retry. */
+export function staleVersion(current: number): WpError {
+  return new WpError('svc_version_conflict', 'The ticket has changed since this version. Load it again and retry.', 409, { version: current });
+}
+
+/** Storage map: a customer owns a ticket by post_author or by the ticket's customer email. */
+export function ownsTicket(actor: Actor, ticket: Ticket): boolean {
+  if (actor.userId > 0 && ticket.customerId === actor.userId) return true;
+  return actor.email !== '' && ticket.customerEmail.toLowerCase() === actor.email.toLowerCase();
+}
+
+/** Agents see every ticket (also in the customer view); customers their own. */
+export function canSeeTicket(actor: Actor, ticket: Ticket): boolean {
+  return actor.agent || ownsTicket(actor, ticket);
+}
+
+/**
+ * The status moves a ticket allows. Agents may set any status. Customers may only resolve an open or
+ * waiting ticket (when `customer_can_resolve`) and reopen a resolved one (when `customer_can_reopen`).
+ */
+export function checkStatusMove(actor: Actor, from: TicketStatus, to: TicketStatus, settings: SupportSettings): WpError | null {
+  if (actor.agent || from === to) return null;
+  if (to === 'resolved' && settings.customerCanResolve) return null;
+  if (to === 'open' && from === 'resolved' && settings.customerCanReopen) return null;
+  if (to === 'waiting') return new WpError('svc_invalid_status_move', 'Only agents can set a ticket to waiting.', 403);
+  return new WpError('svc_status_change_not_allowed', to === 'resolved'
+    ? 'Customers cannot resolve tickets on this site.'
+    : 'Customers cannot reopen tickets on this site.', 403);
+}
+
+/** Customers may change only the status of their ticket. */
+export function checkEditableFields(actor: Actor, fields: string[]): WpError | null {
+  if (actor.agent) return null;
+  const forbidden = fields.filter((f) => f !== 'status');
+  return forbidden.length
+    ? new WpError('svc_cannot_edit_field', `Customers can change only the status of a ticket (not ${forbidden.join(', ')}).`, 403, { fields: forbidden })
+    : null;
+}

@@ -1,0 +1,63 @@
+/**
+ * What the API shows of tickets and messages: explicit allowlists, never rows. The customer shape
+ * leaves out the assignee, internal notes, deliveries and authors' addresses.
+ */
+import { Actor, seesAgentData } from './actor';
+import { Attachment, Conversation, Delivery, Message, Ticket } from './types';
+
+export function presentTicket(ticket: Ticket, actor: Actor): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: ticket.id,
+    subject: ticket.subject,
+    status: ticket.status,
+    priority: ticket.priority,
+    source: ticket.source,
+    customer_name: ticket.customerName,
+    customer_email: ticket.customerEmail,
+    created_at: ticket.createdAt,
+    updated_at: ticket.updatedAt,
+    version: ticket.version,
+  };
+  if (seesAgentData(actor)) out.assignee = ticket.assigneeId;
+  return out;
+}
+
+/** The ticket with its conversation, oldest first. */
+export function presentConversation(conversation: Conversation, actor: Actor, attachmentUrl: (a: Attachment) => string): Record<string, unknown> {
+  const agentView = seesAgentData(actor);
+  const messages = conversation.messages
+    .filter((m) => agentView || m.visibility === 'public')
+    .map((m) => presentMessage(m, conversation, actor, attachmentUrl));
+  return { ...presentTicket(conversation.ticket, actor), messages };
+}
+
+export function presentMessage(message: Message, conversation: Pick<Conversation, 'attachments' | 'deliveries'>, actor: Actor, attachmentUrl: (a: Attachment) => string): Record<string, unknown> {
+  const agentView = seesAgentData(actor);
+  const out: Record<string, unknown> = {
+    id: message.id,
+    body: message.body,
+    visibility: message.visibility,
+    author: agentView
+      ? { id: message.authorId, name: message.authorName, email: message.authorEmail, kind: message.authorKind }
+      : { name: message.authorName, kind: message.authorKind },
+    created_at: message.createdAt,
+    attachments: conversation.attachments.filter((a) => a.messageId === message.id).map((a) => presentAttachment(a, attachmentUrl)),
+  };
+  if (agentView) out.deliveries = conversation.deliveries.filter((d) => d.messageId === message.id).map(presentDelivery);
+  return out;
+}
+
+export function presentAttachment(attachment: Attachment, attachmentUrl: (a: Attachment) => string): Record<string, unknown> {
+  return { id: attachment.id, filename: attachment.filename, mime_type: attachment.mimeType, url: attachmentUrl(attachment) };
+}
+
+export function presentDelivery(delivery: Delivery): Record<string, unknown> {
+  return {
+    id: delivery.id,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    recipient: delivery.recipient,
+    last_error: delivery.lastError,
+    updated_at: delivery.updatedAt,
+  };
+}

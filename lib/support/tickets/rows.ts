@@ -1,0 +1,135 @@
+/**
+ * The storage map of tickets and messages (../shared/docs/storage-map.md, fixed there): which post
+ * types, statuses and meta keys hold which field, and turning rows into domain objects.
+ */
+import { Attachment, AuthorKind, Delivery, DeliveryStatus, Message, Ticket, TicketPriority, TicketStatus } from './types';
+
+export const POST_TYPE = { ticket: 'svc_ticket', message: 'svc_message', delivery: 'svc_delivery', attachment: 'attachment' } as const;
+
+const STATUS_TO_POST: Record<TicketStatus, string> = { open: 'svc-open', waiting: 'svc-waiting', resolved: 'svc-resolved' };
+export const TICKET_POST_STATUSES = Object.values(STATUS_TO_POST);
+
+export const TICKET_META = {
+  priority: '_svc_priority',
+  source: '_svc_source',
+  customerName: '_svc_customer_name',
+  customerEmail: '_svc_customer_email',
+  assignee: '_svc_assignee',
+  version: '_svc_version',
+  siteId: '_svc_site_id',
+  mailbox: '_svc_mailbox',
+} as const;
+
+export const MESSAGE_META = {
+  authorName: '_svc_author_name',
+  authorEmail: '_svc_author_email',
+  authorKind: '_svc_author_kind',
+  messageId: '_svc_message_id',
+  inReplyTo: '_svc_in_reply_to',
+} as const;
+
+export const DELIVERY_META = {
+  status: '_svc_delivery_status',
+  attempts: '_svc_attempts',
+  recipient: '_svc_recipient',
+  lastError: '_svc_last_error',
+} as const;
+
+export const ATTACHED_FILE_META = '_wp_attached_file';
+
+export function postStatusOf(status: TicketStatus): string {
+  return STATUS_TO_POST[status];
+}
+
+export function ticketStatusOf(postStatus: string): TicketStatus {
+  const found = (Object.keys(STATUS_TO_POST) as TicketStatus[]).find((s) => STATUS_TO_POST[s] === postStatus);
+  return found ?? 'open';
+}
+
+export type MetaMap = Map<string, string>;
+export interface PostRow {
+  ID: number | string;
+  post_title?: string;
+  post_content?: string;
+  post_status: string;
+  post_date: string;
+  post_modified?: string;
+  post_author: number | string;
+  post_parent?: number | string;
+  post_type?: string;
+  post_mime_type?: string;
+}
+
+/** Groups meta rows by post; the first value of a key wins, as get_post_meta($id, $key, true) reads it. */
+export function groupMeta(rows: Array<{ post_id: number | string; meta_key: string; meta_value: string | null }>): Map<number, MetaMap> {
+  const byPost = new Map<number, MetaMap>();
+  for (const row of rows) {
+    const id = Number(row.post_id);
+    const meta = byPost.get(id) ?? new Map<string, string>();
+    if (!meta.has(row.meta_key)) meta.set(row.meta_key, row.meta_value ?? '');
+    byPost.set(id, meta);
+  }
+  return byPost;
+}
+
+export function toTicket(row: PostRow, meta: MetaMap = new Map()): Ticket {
+  const priority = meta.get(TICKET_META.priority);
+  const assignee = Number(meta.get(TICKET_META.assignee) ?? 0);
+  return {
+    id: Number(row.ID),
+    subject: String(row.post_title ?? ''),
+    status: ticketStatusOf(row.post_status),
+    priority: priority === 'high' || priority === 'urgent' ? (priority as TicketPriority) : 'normal',
+    source: meta.get(TICKET_META.source) || 'web',
+    customerName: meta.get(TICKET_META.customerName) ?? '',
+    customerEmail: meta.get(TICKET_META.customerEmail) ?? '',
+    customerId: Number(row.post_author) || 0,
+    assigneeId: assignee > 0 ? assignee : null,
+    version: Number(meta.get(TICKET_META.version) ?? 0) || 0,
+    createdAt: String(row.post_date),
+    updatedAt: String(row.post_modified ?? row.post_date),
+    siteId: meta.get(TICKET_META.siteId) || null,
+    mailbox: meta.get(TICKET_META.mailbox) || null,
+  };
+}
+
+export function toMessage(row: PostRow, meta: MetaMap = new Map()): Message {
+  const kind = meta.get(MESSAGE_META.authorKind);
+  return {
+    id: Number(row.ID),
+    ticketId: Number(row.post_parent ?? 0),
+    body: String(row.post_content ?? ''),
+    visibility: row.post_status === 'private' ? 'internal' : 'public',
+    authorId: Number(row.post_author) || 0,
+    authorName: meta.get(MESSAGE_META.authorName) ?? '',
+    authorEmail: meta.get(MESSAGE_META.authorEmail) ?? '',
+    authorKind: kind === 'agent' || kind === 'system' ? (kind as AuthorKind) : 'customer',
+    createdAt: String(row.post_date),
+    messageId: meta.get(MESSAGE_META.messageId) || null,
+    inReplyTo: meta.get(MESSAGE_META.inReplyTo) || null,
+  };
+}
+
+export function toAttachment(row: PostRow, meta: MetaMap = new Map()): Attachment {
+  return {
+    id: Number(row.ID),
+    messageId: Number(row.post_parent ?? 0),
+    filename: String(row.post_title ?? ''),
+    mimeType: String(row.post_mime_type ?? ''),
+    file: meta.get(ATTACHED_FILE_META) ?? '',
+  };
+}
+
+export function toDelivery(row: PostRow, meta: MetaMap = new Map()): Delivery {
+  const status = meta.get(DELIVERY_META.status);
+  const known: DeliveryStatus[] = ['queued', 'sending', 'sent', 'failed', 'cancelled'];
+  return {
+    id: Number(row.ID),
+    messageId: Number(row.post_parent ?? 0),
+    status: known.includes(status as DeliveryStatus) ? (status as DeliveryStatus) : 'queued',
+    attempts: Number(meta.get(DELIVERY_META.attempts) ?? 0) || 0,
+    recipient: meta.get(DELIVERY_META.recipient) ?? '',
+    lastError: meta.get(DELIVERY_META.lastError) ?? '',
+    updatedAt: String(row.post_modified ?? row.post_date),
+  };
+}

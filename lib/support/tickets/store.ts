@@ -1,0 +1,76 @@
+/** Reading tickets and conversations in the storage map's shape, a fixed number of queries per answer. */
+import { Knex } from 'knex';
+import { Database } from '../../wp/db/database';
+import { TicketFilter, applyTicketFilter } from './list-query';
+import { POST_TYPE, PostRow, TICKET_META, groupMeta, toAttachment, toDelivery, toMessage, toTicket } from './rows';
+import { Conversation, Ticket } from './types';
+
+const TICKET_COLUMNS = ['p.ID', 'p.post_title', 'p.post_status', 'p.post_date', 'p.post_modified', 'p.post_author'];
+const TICKET_META_KEYS = Object.values(TICKET_META);
+
+/** One page of tickets, newest activity first: one query for the rows, one for their meta. */
+export async function listTicketPage(db: Database, filter: TicketFilter, page: number, perPage: number): Promise<Ticket[]> {
+  const { knex, tables } = db;
+  const query = knex(`${tables.posts} as p`).select(TICKET_COLUMNS);
+  applyTicketFilter(query, knex, tables, filter)
+    .orderBy('p.post_modified', 'desc').orderBy('p.ID', 'desc')
+    .limit(perPage).offset((page - 1) * perPage);
+  const rows: PostRow[] = await query;
+  return withTicketMeta(knex, db, rows);
+}
+
+/** How many tickets the filter matches (callers cache it: it is the expensive part of a list). */
+export async function countTickets(db: Database, filter: TicketFilter): Promise<number> {
+  const { knex, tables } = db;
+  const query = knex(`${tables.posts} as p`).count({ total: '*' });
+  applyTicketFilter(query, knex, tables, filter);
+  const [row] = await query;
+  return Number((row as { total: number | string }).total);
+}
+
+/** A ticket by ID, or null when there is no such ticket. */
+export async function findTicket(db: Database, id: number, trx?: Knex.Transaction): Promise<Ticket | null> {
+  const knex = trx ?? db.knex;
+  const row = await knex(`${db.tables.posts} as p`).select(TICKET_COLUMNS)
+    .where({ 'p.ID': id, 'p.post_type': POST_TYPE.ticket }).first();
+  if (!row) return null;
+  const [ticket] = await withTicketMeta(knex, db, [row]);
+  return ticket ?? null;
+}
+
+/**
+ * A ticket with its conversation, oldest first, and the attachments and deliveries of its messages.
+ * `includeInternal` false leaves internal notes (and what hangs off them) out entirely.
+ */
+export async function loadConversation(db: Database, ticket: Ticket, includeInternal: boolean): Promise<Conversation> {
+  const { knex, tables } = db;
+  const messageQuery = knex(tables.posts)
+    .select('ID', 'post_content', 'post_status', 'post_date', 'post_author', 'post_parent')
+    .where({ post_parent: ticket.id, post_type: POST_TYPE.message })
+    .whereIn('post_status', includeInternal ? ['publish', 'private'] : ['publish'])
+    .orderBy('post_date', 'asc').orderBy('ID', 'asc');
+  const messageRows: PostRow[] = await messageQuery;
+  const messageIds = messageRows.map((r) => Number(r.ID));
+  const children: PostRow[] = messageIds.length
+    ? await knex(tables.posts).select('ID', 'post_title', 'post_status', 'post_date', 'post_modified', 'post_author', 'post_parent', 'post_type', 'post_mime_type')
+      .whereIn('post_parent', messageIds).whereIn('post_type', [POST_TYPE.attachment, POST_TYPE.delivery]).orderBy('ID')
+    : [];
+  const metaIds = [...messageIds, ...children.map((c) => Number(c.ID))];
+  const meta = metaIds.length
+    ? groupMeta(await knex(tables.postmeta).select('post_id', 'meta_key', 'meta_value').whereIn('post_id', metaIds).orderBy('meta_id'))
+    : new Map();
+  return {
+    ticket,
+    messages: messageRows.map((r) => toMessage(r, meta.get(Number(r.ID)))),
+    attachments: children.filter((c) => c.post_type === POST_TYPE.attachment).map((c) => toAttachment(c, meta.get(Number(c.ID)))),
+    deliveries: children.filter((c) => c.post_type === POST_TYPE.delivery).map((c) => toDelivery(c, meta.get(Number(c.ID)))),
+  };
+}
+
+async function withTicketMeta(knex: Knex | Knex.Transaction, db: Database, rows: PostRow[]): Promise<Ticket[]> {
+  if (!rows.length) return [];
+  const ids = rows.map((r) => Number(r.ID));
+  const meta = groupMeta(await knex(db.tables.postmeta).select('post_id', 'meta_key', 'meta_value')
+    .whereIn('post_id', ids).whereIn('meta_key', TICKET_META_KEYS).orderBy('meta_id'));
+  return rows.map((r) => toTicket(r, meta.get(Number(r.ID))));
+}

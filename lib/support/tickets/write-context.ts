@@ -1,0 +1,42 @@
+/** What every ticket write needs from the site: the transaction, table names, home URL and the time. */
+import { Knex } from 'knex';
+import { unixSeconds } from '../../wp/clock';
+import { siteDates } from '../../wp/dates';
+import { WpError } from '../../wp/errors';
+import { Site } from '../../wp/site';
+import { MAX_FILES_PER_MESSAGE, cleanFilename, removeAttachmentFiles, saveAttachmentFile, storedMimeType, uploadsDirOf } from './attachments';
+import { IncomingFile } from './types';
+import { WriteContext, insertAttachment } from './writes';
+
+export async function writeContext(site: Site, trx: Knex.Transaction): Promise<WriteContext & { nowSeconds: number }> {
+  const now = site.clock.now();
+  return { trx, tables: site.db.tables, home: await site.homeUrl(), dates: await siteDates(site.options, now), nowSeconds: unixSeconds(site.clock) };
+}
+
+export function checkFileCount(files: IncomingFile[] | undefined): void {
+  if ((files?.length ?? 0) > MAX_FILES_PER_MESSAGE) {
+    throw new WpError('svc_too_many_files', `A message can carry at most ${MAX_FILES_PER_MESSAGE} files.`, 400);
+  }
+}
+
+/**
+ * Saves a message's files and their attachment rows. Files written by a transaction that then fails
+ * are removed again, so a refused request leaves nothing behind.
+ */
+export async function attachFiles(site: Site, ctx: WriteContext, messageId: number, authorId: number, files: IncomingFile[] | undefined): Promise<void> {
+  const uploadsDir = uploadsDirOf(site.config);
+  const written: string[] = [];
+  try {
+    for (const file of files ?? []) {
+      const relative = await saveAttachmentFile(uploadsDir, file.filename, file.data, site.clock.now());
+      written.push(relative);
+      await insertAttachment(ctx, {
+        messageId, authorId, filename: cleanFilename(file.filename), mimeType: storedMimeType(file.data, file.mimeType), file: relative,
+      });
+    }
+  } catch (err) {
+    await removeAttachmentFiles(uploadsDir, written);
+    throw err;
+  }
+  ctx.trx.executionPromise.catch(() => removeAttachmentFiles(uploadsDir, written));
+}

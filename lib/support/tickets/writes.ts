@@ -1,0 +1,152 @@
+/**
+ * Writing tickets and their conversation in the storage map's shape, inside a caller's transaction.
+ * The version meta is the ticket's concurrency check: it is moved forward only from the value the
+ * caller read (compare-and-set), so of concurrent changes made from one version exactly one wins.
+ */
+import { randomBytes } from 'node:crypto';
+import { Knex } from 'knex';
+import { Tables } from '../../wp/db/tables';
+import { addPostMeta, insertPost } from '../../wp/posts';
+import { DELIVERY_META, MESSAGE_META, POST_TYPE, TICKET_META, postStatusOf, ATTACHED_FILE_META } from './rows';
+import { AuthorKind, TicketPriority, TicketStatus, Visibility } from './types';
+import { staleVersion } from './policy';
+
+export interface WriteContext {
+  trx: Knex.Transaction;
+  tables: Tables;
+  /** The site's home URL (guids) and host (Message-IDs). */
+  home: string;
+  dates: { local: string; gmt: string };
+}
+
+export interface NewTicketRows {
+  subject: string;
+  customerId: number;
+  customerName: string;
+  customerEmail: string;
+  source: string;
+  priority: TicketPriority;
+  siteId?: string;
+  mailbox?: string;
+}
+
+export async function insertTicket(ctx: WriteContext, t: NewTicketRows): Promise<number> {
+  const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
+    post_type: POST_TYPE.ticket, post_status: postStatusOf('open'), post_title: t.subject, post_author: t.customerId, date: ctx.dates,
+  });
+  await ctx.trx(ctx.tables.posts).where({ ID: id }).update({ post_name: `svc-ticket-${String(id).padStart(6, '0')}` });
+  const meta: Record<string, string | number> = {
+    [TICKET_META.priority]: t.priority,
+    [TICKET_META.source]: t.source,
+    [TICKET_META.customerName]: t.customerName,
+    [TICKET_META.customerEmail]: t.customerEmail,
+    [TICKET_META.version]: 1,
+  };
+  if (t.siteId) meta[TICKET_META.siteId] = t.siteId;
+  if (t.mailbox) meta[TICKET_META.mailbox] = t.mailbox;
+  await addPostMeta(ctx.trx, ctx.tables, id, meta);
+  return id;
+}
+
+export interface NewMessageRows {
+  ticketId: number;
+  body: string;
+  visibility: Visibility;
+  authorId: number;
+  authorName: string;
+  authorEmail: string;
+  authorKind: AuthorKind;
+  /** RFC 5322 Message-ID; one is made when absent. */
+  messageId?: string;
+  inReplyTo?: string | null;
+}
+
+export async function insertMessage(ctx: WriteContext, m: NewMessageRows): Promise<{ id: number; messageId: string }> {
+  const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
+    post_type: POST_TYPE.message, post_status: m.visibility === 'internal' ? 'private' : 'publish', post_content: m.body,
+    post_author: m.authorId, post_parent: m.ticketId, date: ctx.dates,
+  });
+  const messageId = m.messageId ?? makeMessageId(ctx.home, m.ticketId, id);
+  const meta: Record<string, string> = {
+    [MESSAGE_META.authorName]: m.authorName,
+    [MESSAGE_META.authorEmail]: m.authorEmail,
+    [MESSAGE_META.authorKind]: m.authorKind,
+    [MESSAGE_META.messageId]: messageId,
+  };
+  if (m.inReplyTo) meta[MESSAGE_META.inReplyTo] = m.inReplyTo;
+  await addPostMeta(ctx.trx, ctx.tables, id, meta);
+  return { id, messageId };
+}
+
+/** A Message-ID unique to this site and message: `<svc.<ticket>.<message>.<random>@<host>>`. */
+export function makeMessageId(home: string, ticketId: number, messageId: number): string {
+  const host = safeHost(home);
+  return `<svc.${ticketId}.${messageId}.${randomBytes(6).toString('hex')}@${host}>`;
+}
+
+export async function insertAttachment(ctx: WriteContext, a: { messageId: number; authorId: number; filename: string; mimeType: string; file: string }): Promise<number> {
+  const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
+    post_type: POST_TYPE.attachment, post_status: 'inherit', post_title: a.filename, post_name: `svc-file-${randomBytes(6).toString('hex')}`,
+    post_author: a.authorId, post_parent: a.messageId, post_mime_type: a.mimeType, date: ctx.dates,
+  });
+  await addPostMeta(ctx.trx, ctx.tables, id, { [ATTACHED_FILE_META]: a.file });
+  return id;
+}
+
+export async function insertDelivery(ctx: WriteContext, d: { messageId: number; recipient: string }): Promise<number> {
+  const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
+    post_type: POST_TYPE.delivery, post_status: 'publish', post_parent: d.messageId, date: ctx.dates,
+  });
+  await addPostMeta(ctx.trx, ctx.tables, id, {
+    [DELIVERY_META.status]: 'queued', [DELIVERY_META.attempts]: 0, [DELIVERY_META.recipient]: d.recipient, [DELIVERY_META.lastError]: '',
+  });
+  return id;
+}
+
+/**
+ * Moves the version from `expected` to `expected + 1`, or refuses with 409 and the current version.
+ * The UPDATE's WHERE clause is the check, so two transactions cannot both pass it.
+ */
+export async function advanceVersion(ctx: WriteContext, ticketId: number, expected: number): Promise<number> {
+  const next = expected + 1;
+  const changed = await ctx.trx(ctx.tables.postmeta)
+    .where({ post_id: ticketId, meta_key: TICKET_META.version, meta_value: String(expected) })
+    .update({ meta_value: String(next) });
+  if (changed > 0) return next;
+  const row = await ctx.trx(ctx.tables.postmeta).where({ post_id: ticketId, meta_key: TICKET_META.version }).first('meta_value');
+  if (!row && expected === 0) {
+    // A ticket written without a version (older data) starts counting here.
+    await addPostMeta(ctx.trx, ctx.tables, ticketId, { [TICKET_META.version]: next });
+    return next;
+  }
+  throw staleVersion(Number(row?.meta_value ?? 0) || 0);
+}
+
+/** Records last activity (list order) and, optionally, a new status. */
+export async function touchTicket(ctx: WriteContext, ticketId: number, status?: TicketStatus): Promise<void> {
+  const update: Record<string, string> = { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt };
+  if (status) update.post_status = postStatusOf(status);
+  await ctx.trx(ctx.tables.posts).where({ ID: ticketId }).update(update);
+}
+
+/** WP: update_post_meta() for one value; `null` deletes the key. */
+export async function setPostMeta(ctx: WriteContext, postId: number, key: string, value: string | number | null): Promise<void> {
+  const rows = ctx.trx(ctx.tables.postmeta).where({ post_id: postId, meta_key: key });
+  if (value === null) {
+    await rows.del();
+    return;
+  }
+  const changed = await ctx.trx(ctx.tables.postmeta).where({ post_id: postId, meta_key: key }).update({ meta_value: String(value) });
+  if (!changed) {
+    const exists = await ctx.trx(ctx.tables.postmeta).where({ post_id: postId, meta_key: key }).first('meta_id');
+    if (!exists) await addPostMeta(ctx.trx, ctx.tables, postId, { [key]: value });
+  }
+}
+
+function safeHost(home: string): string {
+  try {
+    return new URL(home).hostname || 'localhost';
+  } catch {
+    return 'localhost';
+  }
+}

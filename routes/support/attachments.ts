@@ -1,0 +1,31 @@
+/**
+ * support/v1 attachment downloads. Always a download, except an image whose BYTES are PNG, JPEG, GIF,
+ * WebP or AVIF when `inline=1` is asked for; never sniffable, never able to run script.
+ */
+import { RawResponse, RestRequest, RouteDeclaration, requireSignedIn } from '../../lib/wp/rest/route';
+import { attachmentFile } from '../../lib/support/tickets/view';
+import { actor, ticketArgs, ticketRouteBase } from './common';
+
+export const ticketAttachment: RouteDeclaration = {
+  ...ticketRouteBase,
+  route: '/tickets/(?P<id>[\\d]+)/attachments/(?P<file_id>[\\d]+)',
+  endpoints: [{ methods: ['GET'], permission: requireSignedIn, args: ticketArgs('attachment'), handler: downloadAttachment }],
+};
+
+async function downloadAttachment(req: RestRequest): Promise<RawResponse> {
+  const { attachment, bytes, imageType } = await attachmentFile(req.site, actor(req), req.params.id, req.params.file_id);
+  const inline = req.params.inline === true && imageType !== null;
+  return new RawResponse(bytes, {
+    'Content-Type': inline && imageType ? imageType : 'application/octet-stream',
+    'Content-Disposition': contentDisposition(inline ? 'inline' : 'attachment', attachment.filename),
+    'Content-Length': String(bytes.length),
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "default-src 'none'; sandbox",
+  });
+}
+
+/** RFC 6266: an ASCII fallback name and the exact UTF-8 name. */
+function contentDisposition(type: 'inline' | 'attachment', filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}

@@ -1,0 +1,10 @@
+/** Every support/v1 route, in registration order (literal paths before parameterised ones of the same prefix). */
+import { RestRegistry } from '../../lib/wp/rest/registry';
+import { ticketAttachment } from './attachments';
+import { ticketDelivery } from './deliveries';
+import { ticketMessages } from './messages';
+import { ticketItem, ticketsCollection } from './tickets';
+
+export function registerSupportRoutes(rest: RestRegistry): void {
+  for (const route of [ticketsCollection, ticketItem, ticketMessages, ticketDelivery, ticketAttachment]) rest.register(route);
+}

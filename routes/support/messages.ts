@@ -1,0 +1,28 @@
+/** support/v1 replies: adding a message (with files) to a ticket. */
+import { RestRequest, RestResponse, RouteDeclaration, requireSignedIn } from '../../lib/wp/rest/route';
+import { presentMessage } from '../../lib/support/tickets/present';
+import { addReply } from '../../lib/support/tickets/reply';
+import { NAMESPACE, actor, ticketArgs, ticketRouteBase } from './common';
+
+export const ticketMessages: RouteDeclaration = {
+  ...ticketRouteBase,
+  route: '/tickets/(?P<id>[\\d]+)/messages',
+  endpoints: [
+    {
+      methods: ['POST'], permission: requireSignedIn, args: ticketArgs('reply'), handler: addMessage,
+      rateLimit: { name: 'tickets.reply', limit: 120, windowSeconds: 3600 },
+    },
+  ],
+};
+
+async function addMessage(req: RestRequest): Promise<RestResponse> {
+  const who = actor(req);
+  const { id, body, version, visibility, request_key: requestKey } = req.params;
+  const { message, conversation } = await addReply(req.site, who, id, { body, version, visibility, requestKey, files: req.files });
+  const base = await req.site.restUrl(`/${NAMESPACE}/tickets/${id}/attachments/`);
+  const { ticket } = conversation;
+  return new RestResponse({
+    ...presentMessage(message, conversation, who, (a) => `${base}${a.id}`),
+    ticket: { id: ticket.id, status: ticket.status, version: ticket.version, updated_at: ticket.updatedAt },
+  }, 201);
+}

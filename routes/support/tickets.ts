@@ -1,0 +1,69 @@
+/** support/v1 tickets: the list, opening a ticket, one ticket with its conversation, and changing it. */
+import { WpError } from '../../lib/wp/errors';
+import { RestRequest, RestResponse, RouteDeclaration, requireSignedIn } from '../../lib/wp/rest/route';
+import { Actor } from '../../lib/support/tickets/actor';
+import { createTicket } from '../../lib/support/tickets/create';
+import { listTickets } from '../../lib/support/tickets/list';
+import { presentConversation, presentTicket } from '../../lib/support/tickets/present';
+import { Attachment, Conversation } from '../../lib/support/tickets/types';
+import { updateTicket } from '../../lib/support/tickets/update';
+import { viewConversation } from '../../lib/support/tickets/view';
+import { NAMESPACE, actor, restSource, ticketArgs, ticketRouteBase } from './common';
+
+export const ticketsCollection: RouteDeclaration = {
+  ...ticketRouteBase,
+  route: '/tickets',
+  endpoints: [
+    { methods: ['GET'], permission: requireSignedIn, args: ticketArgs('list'), handler: getTickets },
+    {
+      methods: ['POST'], permission: requireSignedIn, args: ticketArgs('create'), handler: createTicketItem,
+      rateLimit: { name: 'tickets.create', limit: 20, windowSeconds: 3600 },
+    },
+  ],
+};
+
+export const ticketItem: RouteDeclaration = {
+  ...ticketRouteBase,
+  route: '/tickets/(?P<id>[\\d]+)',
+  endpoints: [
+    { methods: ['GET'], permission: requireSignedIn, args: ticketArgs('item'), handler: getTicket },
+    { methods: ['PATCH'], permission: requireSignedIn, args: ticketArgs('update'), handler: updateTicketItem },
+  ],
+};
+
+async function getTickets(req: RestRequest): Promise<RestResponse> {
+  const who = actor(req);
+  const { status, priority, assignment, search, page, per_page: perPage } = req.params;
+  const result = await listTickets(req.site, who, { status, priority, assignment, search, page, perPage });
+  // WP: a page past the last one is an error, not an empty list.
+  if (page > result.totalPages && result.total > 0) {
+    throw new WpError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+  }
+  return new RestResponse(result.tickets.map((t) => presentTicket(t, who))).paginate(result.total, result.totalPages);
+}
+
+async function createTicketItem(req: RestRequest): Promise<RestResponse> {
+  const who = actor(req);
+  const { subject, body, request_key: requestKey } = req.params;
+  const { conversation } = await createTicket(req.site, who, { subject, body, requestKey, files: req.files, source: restSource(req) });
+  const location = await req.site.restUrl(`/${NAMESPACE}/tickets/${conversation.ticket.id}`);
+  return new RestResponse(await conversationBody(req, conversation, who), 201, { Location: location });
+}
+
+async function getTicket(req: RestRequest): Promise<unknown> {
+  const who = actor(req);
+  return conversationBody(req, await viewConversation(req.site, who, req.params.id), who);
+}
+
+async function updateTicketItem(req: RestRequest): Promise<unknown> {
+  const who = actor(req);
+  const { id, version, status, priority, assignee } = req.params;
+  const ticket = await updateTicket(req.site, who, id, { version, status, priority, assignee });
+  return presentTicket(ticket, who);
+}
+
+/** The ticket and its conversation, with attachment links on this site. */
+export async function conversationBody(req: RestRequest, conversation: Conversation, who: Actor): Promise<Record<string, unknown>> {
+  const base = await req.site.restUrl(`/${NAMESPACE}/tickets/${conversation.ticket.id}/attachments/`);
+  return presentConversation(conversation, who, (a: Attachment) => `${base}${a.id}`);
+}

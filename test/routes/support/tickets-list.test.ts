@@ -1,0 +1,101 @@
+/** GET /support/v1/tickets: who sees which tickets, filters, order and pagination. */
+import assert from 'node:assert/strict';
+import request from 'supertest';
+import { API, as, ticketIdsOwnedBy } from '../../harness/support';
+import { OracleSite, openOracle } from '../../harness/oracle';
+
+describe('GET /support/v1/tickets', function () {
+  let oracle: OracleSite;
+  before(async () => { oracle = await openOracle(); });
+  after(async () => { await oracle.close(); });
+
+  it('lists every ticket to an agent, newest activity first, 20 per page with WordPress pagination headers', async () => {
+    const res = await as(oracle.app, 'agent1').get(`${API}/tickets`);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.headers['x-wp-total'], '200');
+    assert.equal(res.headers['x-wp-totalpages'], '10');
+    assert.equal(res.headers['cache-control'], 'private, no-store');
+    assert.match(res.headers.link, /<http:\/\/127\.0\.0\.1:8081\/wp-json\/support\/v1\/tickets\?page=2>; rel="next"/);
+    assert.equal(res.body.length, 20);
+    const updated = res.body.map((t: { updated_at: string }) => t.updated_at);
+    assert.deepEqual(updated, [...updated].sort().reverse());
+    assert.deepEqual(Object.keys(res.body[0]), ['id', 'subject', 'status', 'priority', 'source', 'customer_name', 'customer_email', 'created_at', 'updated_at', 'version', 'assignee']);
+    assert.match(res.body[0].created_at, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  });
+
+  it('lists to a customer exactly the tickets they own, by author or by email', async () => {
+    for (const [login, id, email] of [['customer1', 4, 'customer1@example.test'], ['customer2', 5, 'customer2@example.test']] as const) {
+      const owned = await ticketIdsOwnedBy(oracle.site.db.knex, id, email);
+      const res = await as(oracle.app, login).get(`${API}/tickets?per_page=100`);
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body.map((t: { id: number }) => t.id).sort((a: number, b: number) => a - b), owned, login);
+      assert.equal(res.headers['x-wp-total'], String(owned.length));
+      assert.ok(res.body.every((t: Record<string, unknown>) => !('assignee' in t)), 'customers do not see the assignee');
+    }
+  });
+
+  it('filters by status for everyone, and by priority and assignment for agents', async () => {
+    const resolved = await as(oracle.app, 'agent1').get(`${API}/tickets?status=resolved&per_page=100`);
+    assert.ok(resolved.body.length > 0 && resolved.body.every((t: { status: string }) => t.status === 'resolved'));
+    const high = await as(oracle.app, 'agent1').get(`${API}/tickets?priority=high&per_page=100`);
+    assert.ok(high.body.length > 0 && high.body.every((t: { priority: string }) => t.priority === 'high'));
+    const mine = await as(oracle.app, 'agent1').get(`${API}/tickets?assignment=mine&per_page=100`);
+    assert.ok(mine.body.length > 0 && mine.body.every((t: { assignee: number }) => t.assignee === 2));
+    const unassigned = await as(oracle.app, 'agent1').get(`${API}/tickets?assignment=unassigned&per_page=100`);
+    assert.ok(unassigned.body.length > 0 && unassigned.body.every((t: { assignee: unknown }) => t.assignee === null));
+    assert.equal(Number(mine.headers['x-wp-total']) + Number(unassigned.headers['x-wp-total']) <= 200, true);
+  });
+
+  it('ignores agent-only filters from a customer instead of leaking other tickets', async () => {
+    const all = await as(oracle.app, 'customer1').get(`${API}/tickets?per_page=100`);
+    const filtered = await as(oracle.app, 'customer1').get(`${API}/tickets?per_page=100&assignment=unassigned&priority=high`);
+    assert.deepEqual(filtered.body, all.body);
+  });
+
+  it('searches subject, customer name and email, and message text', async () => {
+    const bySubject = await as(oracle.app, 'agent1').get(`${API}/tickets?search=${encodeURIComponent('Broken link in the confirmation')}`);
+    assert.ok(bySubject.body.some((t: { id: number }) => t.id === 4));
+    const byEmail = await as(oracle.app, 'agent1').get(`${API}/tickets?search=rosa.weber2`);
+    assert.ok(byEmail.body.some((t: { id: number }) => t.id === 9));
+    const byMessage = await as(oracle.app, 'agent1').get(`${API}/tickets?search=${encodeURIComponent('which browser are you using')}`);
+    assert.ok(byMessage.body.some((t: { id: number }) => t.id === 4));
+  });
+
+  it('never lets a customer find a ticket by the text of an internal note', async () => {
+    // "Escalated to engineering." appears only in internal notes (post_status private).
+    const agent = await as(oracle.app, 'agent1').get(`${API}/tickets?search=${encodeURIComponent('Escalated to engineering')}&per_page=100`);
+    assert.ok(agent.body.length > 0);
+    for (const login of ['customer1', 'customer2'] as const) {
+      const customer = await as(oracle.app, login).get(`${API}/tickets?search=${encodeURIComponent('Escalated to engineering')}&per_page=100`);
+      assert.equal(customer.status, 200);
+      assert.deepEqual(customer.body, [], login);
+    }
+  });
+
+  it('refuses anonymous callers with 401 and bad arguments with 400 before that', async () => {
+    const anonymous = await request(oracle.app).get(`${API}/tickets`);
+    assert.equal(anonymous.status, 401);
+    assert.equal(anonymous.body.code, 'rest_forbidden');
+    const bad = await request(oracle.app).get(`${API}/tickets?status=closed`);
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.code, 'rest_invalid_param');
+    const past = await as(oracle.app, 'agent1').get(`${API}/tickets?page=11`);
+    assert.equal(past.status, 400);
+    assert.equal(past.body.code, 'rest_post_invalid_page_number');
+  });
+
+  it('costs one query for the page and one for its meta once the total is cached', async () => {
+    await as(oracle.app, 'agent1').get(`${API}/tickets?status=open`);
+    const seen: string[] = [];
+    const listener = (q: { sql: string }) => seen.push(q.sql);
+    oracle.site.db.knex.on('query', listener);
+    try {
+      const res = await as(oracle.app, 'agent1').get(`${API}/tickets?status=open`);
+      assert.equal(res.status, 200);
+    } finally {
+      oracle.site.db.knex.removeListener('query', listener);
+    }
+    const ticketQueries = seen.filter((sql) => /wp_posts|wp_postmeta/.test(sql) && !/svc_/.test(sql));
+    assert.equal(ticketQueries.length, 2, ticketQueries.join('\n'));
+  });
+});
