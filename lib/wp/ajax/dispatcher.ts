@@ -3,12 +3,14 @@
  * signed-in callers (by cookie alone) reach `wp_ajax_<action>` handlers, everyone else
  * `wp_ajax_nopriv_<action>`; no handler answers `0` with 400.
  */
+import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../auth/current-user';
 import { isWpError } from '../errors';
-import { PayloadTooLargeError, decodeBody, readBody } from '../http/body';
+import { ClientAbortedError, PayloadTooLargeError, decodeBody, readBody } from '../http/body';
 import { PhpQueryValue, parsePhpQuery } from '../http/php-query';
 import { clientIp, isSecure, parseCookieHeader, queryString } from '../http/request-info';
+import { setStatus } from '../http/status';
 import type { UploadedFile } from '../rest/route';
 import { DEFAULT_MAX_BODY_BYTES } from '../rest/route';
 import { Site } from '../site';
@@ -36,6 +38,11 @@ export interface AjaxAction {
   /** `wp_ajax_nopriv_<action>`: for everyone else. */
   nopriv?: AjaxHandler;
   maxBodyBytes?: number;
+  /**
+   * WP: admin-ajax.php registers its core GET actions (`rest-nonce`, `logged-in`, …) only when
+   * `$_GET['action']` names them, so the same action sent in a POST body finds no handler.
+   */
+  onlyFromQuery?: boolean;
 }
 
 const NO_CACHE = { Expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control': 'no-cache, must-revalidate, max-age=0' };
@@ -64,36 +71,45 @@ export async function serveAjax(site: Site, registry: AjaxRegistry, req: Request
     const answer = await dispatch(site, registry, req, res);
     if (answer) send(res, req, answer);
   } catch (err) {
+    // A client that hung up mid-body gets no answer, and it is no failure of ours to log.
+    if (err instanceof ClientAbortedError) return void res.destroy();
     if (err instanceof PayloadTooLargeError) {
       res.setHeader('Connection', 'close');
-      return send(res, req, wpDie('0', 413));
+      return send(res, req, withNoCache(res, wpDie('0', 413)));
     }
-    if (isWpError(err)) return send(res, req, wpDie(err.message, err.status));
-    site.logger.error('admin-ajax request failed', { action: String(req.query.action ?? ''), error: err instanceof Error ? err.stack : String(err) });
-    send(res, req, wpDie('There has been a critical error on this website.', 500));
+    if (isWpError(err)) return send(res, req, withNoCache(res, wpDie(err.message, err.status)));
+    // WP: a fatal error dies with the critical-error text; the details go to the log under a request id.
+    const requestId = randomUUID();
+    site.logger.error('admin-ajax request failed', {
+      request_id: requestId, action: String(req.query.action ?? ''), error: err instanceof Error ? err.stack : String(err),
+    });
+    send(res, req, withNoCache(res, wpDie('There has been a critical error on this website.', 500)));
   }
 }
 
 async function dispatch(site: Site, registry: AjaxRegistry, req: Request, res: Response): Promise<AjaxResponse | null> {
   if (!(await sendOriginHeaders(site, req, res))) return null;
-  res.setHeader('Content-Type', 'text/html; charset=UTF-8');
+  res.setHeader('Content-Type', `text/html; charset=${await site.charset()}`);
   res.setHeader('X-Robots-Tag', 'noindex');
   const query = parsePhpQuery(queryString(req.originalUrl));
   const queryAction = query.action;
   const registered = typeof queryAction === 'string' ? registry.get(queryAction) : undefined;
   const raw = await readBody(req, registered?.maxBodyBytes ?? registry.largestBody);
-  const decoded = await decodeBody(raw, req.headers['content-type']);
+  // WP: $_POST (PHP fills it for form-encoded and multipart POSTs only); $_REQUEST is $_GET with $_POST over it.
+  const decoded = await decodeBody(raw, req.headers['content-type'], req.method);
   const body = decoded.form ?? {};
   const params = { ...query, ...body };
   const action = params.action;
-  if (typeof action !== 'string' || action === '') return withNoCache(res, wpDie('0', 400));
+  // WP: empty( $_REQUEST['action'] ) (so '' and '0') or a non-scalar: 0 with 400, before any admin header.
+  if (typeof action !== 'string' || action === '' || action === '0') return withNoCache(res, wpDie('0', 400));
   res.setHeader('X-Content-Type-Options', 'nosniff');
   for (const [name, value] of Object.entries(ADMIN_HEADERS)) res.setHeader(name, value);
   const user = await site.auth.forAjax({
     method: req.method, cookies: parseCookieHeader(req.headers.cookie), ip: clientIp(req), secure: isSecure(req),
   });
   const spec = registry.get(action);
-  const handler = user.id > 0 ? spec?.priv : spec?.nopriv;
+  const available = spec && (!spec.onlyFromQuery || queryAction === action) ? spec : undefined;
+  const handler = user.id > 0 ? available?.priv : available?.nopriv;
   if (!handler) return withNoCache(res, wpDie('0', 400));
   const answer = await handler({
     action, params, query, body, files: decoded.files, user, ip: clientIp(req), site,
@@ -117,7 +133,10 @@ async function sendOriginHeaders(site: Site, req: Request, res: Response): Promi
     res.setHeader('Access-Control-Allow-Credentials', 'true');
   }
   if (req.method !== 'OPTIONS') return true;
-  res.status(allowed ? 200 : 403).end();
+  // WP exits here with no output; PHP still declares its default content type.
+  res.setHeader('Content-Type', 'text/html; charset=UTF-8');
+  setStatus(res, allowed ? 200 : 403);
+  res.end();
   return false;
 }
 
@@ -141,7 +160,7 @@ function withNoCache(res: Response, answer: AjaxResponse): AjaxResponse {
 function send(res: Response, req: Request, answer: AjaxResponse): void {
   res.setHeader('Content-Type', answer.contentType);
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-  res.status(answer.status);
+  setStatus(res, answer.status);
   res.end(req.method === 'HEAD' ? undefined : answer.body);
 }
 

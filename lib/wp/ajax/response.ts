@@ -1,4 +1,5 @@
 /** WP: what an admin-ajax handler answers: wp_die() text, or JSON as wp_send_json*() writes it. */
+import { isWpError } from '../errors';
 import { phpJsonEncode } from '../rest/php-json';
 
 export class AjaxResponse {
@@ -20,12 +21,17 @@ export function wpSendJson(value: unknown, status = 200): AjaxResponse {
   return new AjaxResponse(phpJsonEncode(value), status, 'application/json; charset=UTF-8');
 }
 
-/** WP: wp_send_json_success(): `{"success":true}` plus `data` when there is a value. */
+/** WP: wp_send_json_success(): `{"success":true}` plus `data` when there is a value (isset(): null is none). */
 export function wpSendJsonSuccess(data?: unknown, status = 200): AjaxResponse {
-  return wpSendJson(data === undefined ? { success: true } : { success: true, data }, status);
+  return wpSendJson(data === undefined || data === null ? { success: true } : { success: true, data }, status);
 }
 
-/** WP: wp_send_json_error(): `{"success":false}` plus `data` when there is a value. */
+/**
+ * WP: wp_send_json_error(): `{"success":false}` plus `data` when there is a value (null is none); a
+ * WP_Error becomes the list of its `{code, message}` pairs, without its data.
+ */
 export function wpSendJsonError(data?: unknown, status = 200): AjaxResponse {
-  return wpSendJson(data === undefined ? { success: false } : { success: false, data }, status);
+  if (data === undefined || data === null) return wpSendJson({ success: false }, status);
+  const value = isWpError(data) ? [{ code: data.code, message: data.message }] : data;
+  return wpSendJson({ success: false, data: value }, status);
 }

@@ -31,7 +31,7 @@ export class RestRegistry {
 
   /** WP: the server starts with the site index at `/`. */
   constructor() {
-    this.add(rootIndexRoute(this), '');
+    this.add(rootIndexRoute(this), '', '/');
   }
 
   /**
@@ -39,27 +39,44 @@ export class RestRegistry {
    * route of a namespace also registers that namespace's index, as WordPress does.
    */
   register(declaration: RouteDeclaration): void {
-    const namespace = declaration.namespace.replace(/^\/+|\/+$/g, '');
+    const namespace = trimSlashes(declaration.namespace);
     if (!namespace) throw new Error('Routes must be namespaced with plugin or theme name and version.');
+    if (!declaration.route) throw new Error('Route must be specified.');
     if (!this.namespaceList.includes(namespace)) {
       this.namespaceList.push(namespace);
-      this.add(namespaceIndexRoute(this, namespace), namespace);
+      this.add(namespaceIndexRoute(this, namespace), namespace, `/${namespace}`);
     }
-    this.add(declaration, namespace);
+    // WP: the full route is '/' . trim( namespace ) . '/' . trim( route ), so `/items/` and `items`
+    // both become `/ns/items` (and `/` becomes `/ns/`, which no request path can reach).
+    this.add(declaration, namespace, `/${namespace}/${trimSlashes(declaration.route)}`);
   }
 
-  private add(declaration: RouteDeclaration, namespace: string): void {
+  private add(declaration: RouteDeclaration, namespace: string, fullRoute: string): void {
     for (const endpoint of declaration.endpoints) {
       if (typeof endpoint.permission !== 'function') {
-        throw new Error(`${namespace}${declaration.route}: every endpoint needs a permission check (use allowAnyone for public ones).`);
+        throw new Error(`${fullRoute}: every endpoint needs a permission check (use allowAnyone for public ones).`);
       }
     }
-    const fullRoute = namespace ? `/${namespace}${declaration.route === '/' ? '' : declaration.route}` : '/';
+    const endpoints = declaration.endpoints.map((e) => ({ ...e, compiled: compileArgs(e.args ?? {}) }));
+    // WP: registering a route again adds its endpoints to the same route (one Allow header, one index entry).
+    const existing = this.routes.find((r) => r.fullRoute === fullRoute);
+    if (existing) {
+      existing.endpoints.push(...endpoints);
+      existing.declaration = {
+        ...existing.declaration,
+        namespace,
+        schema: declaration.schema ?? existing.declaration.schema,
+        headers: declaration.headers ?? existing.declaration.headers,
+        availability: declaration.availability ?? existing.declaration.availability,
+        endpoints: [...existing.declaration.endpoints, ...declaration.endpoints],
+      };
+      return;
+    }
     this.routes.push({
       declaration: { ...declaration, namespace },
       fullRoute,
       pattern: new RegExp(`^${fullRoute.replace(/\(\?P</g, '(?<')}$`, 'i'),
-      endpoints: declaration.endpoints.map((e) => ({ ...e, compiled: compileArgs(e.args ?? {}) })),
+      endpoints,
     });
   }
 
@@ -71,10 +88,13 @@ export class RestRegistry {
     return this.routes;
   }
 
-  /** The routes whose pattern matches `path`, in registration order, with their URL parameters. */
-  routesFor(path: string): Array<{ route: CompiledRoute; urlParams: Record<string, string> }> {
+  /**
+   * The routes whose pattern matches `path`, in registration order, with their URL parameters. Request
+   * matching looks only at the namespaces the path starts with; OPTIONS (`everywhere`) looks at all.
+   */
+  routesFor(path: string, everywhere = false): Array<{ route: CompiledRoute; urlParams: Record<string, string> }> {
     const found = [];
-    for (const route of this.candidates(path)) {
+    for (const route of everywhere ? this.routes : this.candidates(path)) {
       const match = route.pattern.exec(path);
       if (match) found.push({ route, urlParams: { ...(match.groups ?? {}) } });
     }
@@ -91,13 +111,18 @@ export class RestRegistry {
     return null;
   }
 
-  /** WP: only routes of namespaces that prefix the path are tried, or all routes when none does. */
+  /**
+   * WP: only routes of namespaces that prefix the path are tried (a plain, case-sensitive prefix test
+   * on the path without its leading slash and with a trailing one), or all routes when none does.
+   */
   private candidates(path: string): CompiledRoute[] {
-    const lower = path.toLowerCase();
-    const inNamespace = this.routes.filter((r) => {
-      const ns = `/${r.declaration.namespace.toLowerCase()}`;
-      return lower === ns || lower.startsWith(`${ns}/`);
-    });
-    return inNamespace.length ? inNamespace : this.routes;
+    const probe = `${path.replace(/^\/+/, '').replace(/\/+$/, '')}/`;
+    const namespaces = this.namespaceList.filter((ns) => probe.startsWith(ns));
+    if (!namespaces.length) return this.routes;
+    return this.routes.filter((r) => r.declaration.namespace !== '' && namespaces.includes(r.declaration.namespace));
   }
+}
+
+function trimSlashes(text: string): string {
+  return text.replace(/^\/+|\/+$/g, '');
 }

@@ -83,8 +83,11 @@ export interface Endpoint {
   permission: PermissionCheck;
   args?: ArgSpecMap;
   handler: (req: RestRequest) => unknown | Promise<unknown>;
-  /** Largest request body accepted, in bytes (default DEFAULT_MAX_BODY_BYTES). */
-  maxBodyBytes?: number;
+  /**
+   * Largest request body accepted, in bytes (default DEFAULT_MAX_BODY_BYTES), or a function giving it
+   * for the matched URL (e.g. a limit stored with the resource the URL names), asked before the body is read.
+   */
+  maxBodyBytes?: number | ((site: Site, urlParams: Record<string, string>) => Promise<number>);
   /** Keep the body as raw bytes (`rawBody`) instead of decoding it. */
   rawBody?: boolean;
   rateLimit?: RateLimitSpec;

@@ -1,90 +1,126 @@
 /**
  * WP: WP_REST_Server::serve_request() and dispatch(), over Express. The stages run in WordPress's
- * order: authentication (cookie nonce) → OPTIONS → route match → JSON → arguments → permission →
- * rate limit → handler → response filters (Allow, _fields, pagination) → envelope/JSONP → headers.
+ * order: JSONP check → authentication (cookie nonce) → OPTIONS → route match → JSON → arguments →
+ * permission → rate limit → handler → response filters (Allow, _fields, pagination) → envelope →
+ * headers (CORS, no-cache) → JSON/JSONP body.
  */
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { RestAuthResult } from '../auth/current-user';
 import { WpError, isWpError } from '../errors';
-import { PayloadTooLargeError, decodeBody, readBody } from '../http/body';
+import { ClientAbortedError, DecodedBody, PayloadTooLargeError, decodeBody, readBody } from '../http/body';
 import { parsePhpQuery } from '../http/php-query';
 import { clientIp, isSecure, parseCookieHeader, queryString } from '../http/request-info';
 import { Site } from '../site';
 import { validateArgs } from './args';
-import { jsonErrorForBody } from './php-json';
 import { RouteMatch, RestRegistry } from './registry';
-import { effectiveMethod, mergeParams, normalizeRestPath, parseJsonBody } from './request';
-import { RenderContext, renderError, renderResult, sendRaw } from './render';
+import { bodyParams, effectiveMethod, mergeParams, normalizeRestPath, parseJsonBody } from './request';
+import { RenderContext, jsonpCallback, refuseJsonp, renderError, renderResult, sendRaw } from './render';
 import { RawResponse, RestRequest, RestResponse, DEFAULT_MAX_BODY_BYTES, HttpMethod } from './route';
 import { optionsData } from './discovery';
+
+/** The body as the request's sources see it: $_POST, the JSON object, and what went wrong reading it. */
+interface RequestSources {
+  body: DecodedBody;
+  post: Record<string, unknown> | null;
+  json: ReturnType<typeof parseJsonBody>;
+  raw: Buffer;
+}
 
 export class RestServer {
   constructor(private readonly site: Site, readonly registry: RestRegistry) {}
 
   /** Serves one REST request whose route (the part after /wp-json) is `routePath`. */
   async serve(req: Request, res: Response, routePath: string): Promise<void> {
-    const requestId = randomUUID();
     const query = parsePhpQuery(queryString(req.originalUrl));
-    const method = effectiveMethod(req, query);
-    const path = normalizeRestPath(routePath);
-    const ctx: RenderContext = { site: this.site, req, res, query, method, path, requestId, loggedIn: false, forceNoCache: false };
+    const { method, overriddenByHeader } = effectiveMethod(req, query);
+    const ctx: RenderContext = {
+      site: this.site, req, res, query, method, methodOverridden: overriddenByHeader, path: normalizeRestPath(routePath),
+      requestId: randomUUID(), loggedIn: false, forceNoCache: false,
+    };
     try {
+      // WP: an invalid JSONP callback is refused before the request is even authenticated.
+      if (jsonpCallback(query).invalid) return await refuseJsonp(ctx);
       await this.respond(ctx);
     } catch (err) {
+      // A client that hung up mid-body gets no answer, and it is no failure of ours to log.
+      if (err instanceof ClientAbortedError) return void res.destroy();
       if (err instanceof PayloadTooLargeError) res.setHeader('Connection', 'close');
       await this.fail(ctx, err);
     }
   }
 
-  /** WP: rest_api_loaded(): a `rest_route` that is not a string (e.g. `rest_route[]=x`) is refused. */
+  /** WP (6.8+): rest_api_loaded(): a `rest_route` that is not a string (e.g. `rest_route[]=x`) is refused. */
   async refuseRoutePath(req: Request, res: Response): Promise<void> {
     const query = parsePhpQuery(queryString(req.originalUrl));
-    const ctx: RenderContext = { site: this.site, req, res, query, method: req.method, path: '/', requestId: randomUUID(), loggedIn: false, forceNoCache: false };
+    const ctx: RenderContext = {
+      site: this.site, req, res, query, method: req.method, methodOverridden: false, path: '/', requestId: randomUUID(), loggedIn: false, forceNoCache: false,
+    };
     await renderError(ctx, new WpError('rest_path_invalid_type', 'The REST route parameter must be a string.', 400));
   }
 
   private async respond(ctx: RenderContext): Promise<void> {
     const { req, method, path, query } = ctx;
     const match = this.registry.match(path, method);
-    const raw = await readBody(req, match?.endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-    const body = match?.endpoint.rawBody ? { form: null, jsonText: null, files: [] } : await decodeBody(raw, req.headers['content-type']);
-    const auth = await this.authenticate(req, query, body.form);
+    ctx.availability = match?.route.declaration.availability;
+    const limit = match?.endpoint.maxBodyBytes;
+    const maxBodyBytes = typeof limit === 'function' ? await limit(this.site, (match as RouteMatch).urlParams) : limit;
+    const sources = await this.readSources(req, method, match?.endpoint.rawBody === true, maxBodyBytes);
+    ctx.params = mergeParams(method, sources.json.value, sources.post, query, {});
+    const auth = await this.authenticate(req, query, sources.body.form);
     ctx.loggedIn = auth.current.id > 0;
     ctx.forceNoCache = auth.forceNoCache;
     ctx.freshNonce = auth.freshNonce;
     if (auth.error) return renderError(ctx, auth.error);
-    if (method === 'OPTIONS') return this.options(ctx, auth);
+    if (method === 'OPTIONS') return this.options(ctx, auth, sources);
     if (!match) return renderError(ctx, new WpError('rest_no_route', 'No route was found matching the URL and request method.', 404));
     ctx.match = match;
-    const json = parseJsonBody(body.jsonText, (text) => jsonErrorForBody(text) ?? { code: 4, message: 'Syntax error' });
-    const params = mergeParams(method, json.value, body, query, match.urlParams);
-    const request = this.buildRequest(ctx, match, auth, params, json.value ?? body.form, raw, body.files);
+    const unavailable = await ctx.availability?.check(this.site);
+    if (unavailable) return renderError(ctx, unavailable);
+    const params = mergeParams(method, sources.json.value, sources.post, query, match.urlParams);
+    const request = this.buildRequest(ctx, match, auth, params, sources.json.value ?? sources.post, sources.raw, sources.body.files);
     ctx.request = request;
-    if (json.error) return renderError(ctx, json.error);
+    // WP: has_valid_params(): a broken JSON body first, then the arguments; both before the permission check.
+    if (sources.json.error) return renderError(ctx, sources.json.error);
     request.params = validateArgs(match.endpoint.compiled, request.params);
     await this.authorize(match, request);
     await this.limitRate(match, request);
     const result = await match.endpoint.handler(request);
+    // WP: a callback that returns a WP_Error answers with it, as if it had been thrown.
+    if (isWpError(result)) throw result;
     if (result instanceof RawResponse) return sendRaw(ctx, result);
     return renderResult(ctx, result instanceof RestResponse ? result : new RestResponse(result));
   }
 
-  /** WP: rest_handle_options_request(): the route's description, with the Allow header of its first match. */
-  private async options(ctx: RenderContext, auth: RestAuthResult): Promise<void> {
-    const found = this.registry.routesFor(ctx.path)[0];
+  /** The body within the route's size limit, decoded into the sources WordPress reads parameters from. */
+  private async readSources(req: Request, method: string, keepRaw: boolean, maxBodyBytes: number | undefined): Promise<RequestSources> {
+    const raw = await readBody(req, maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+    if (keepRaw) return { body: { form: null, json: null, files: [] }, post: null, json: { value: null }, raw };
+    const contentType = req.headers['content-type'];
+    const body = await decodeBody(raw, contentType, req.method);
+    return { body, post: bodyParams(method, body, raw, contentType), json: parseJsonBody(body.json), raw };
+  }
+
+  /**
+   * WP: rest_handle_options_request(): the first route (of all) matching the path, described with its
+   * schema; the Allow header is that route's, for this caller. An unknown route answers `[]`.
+   */
+  private async options(ctx: RenderContext, auth: RestAuthResult, sources: RequestSources): Promise<void> {
+    const found = this.registry.routesFor(ctx.path, true)[0];
     if (found) {
       ctx.match = { route: found.route, endpoint: found.route.endpoints[0] as RouteMatch['endpoint'], urlParams: found.urlParams };
-      ctx.request = this.buildRequest(ctx, ctx.match, auth, { ...ctx.query, ...found.urlParams }, null, Buffer.alloc(0), []);
+      const params = mergeParams(ctx.method, sources.json.value, sources.post, ctx.query, found.urlParams);
+      ctx.request = this.buildRequest(ctx, ctx.match, auth, params, sources.json.value ?? sources.post, Buffer.alloc(0), []);
     }
     return renderResult(ctx, new RestResponse(await optionsData(this.site, this.registry, ctx.path)));
   }
 
   private async authenticate(req: Request, query: Record<string, unknown>, form: Record<string, unknown> | null): Promise<RestAuthResult> {
-    // WP: the nonce is $_REQUEST['_wpnonce'] (query or form body, never JSON), else X-WP-Nonce.
+    // WP: the nonce is $_REQUEST['_wpnonce'] ($_POST over $_GET, never JSON), else X-WP-Nonce. PHP
+    // casts a non-string to "Array", which no nonce equals.
     const fromRequest = form?._wpnonce ?? query._wpnonce;
     const header = req.headers['x-wp-nonce'];
-    const nonce = fromRequest !== undefined ? String(fromRequest) : typeof header === 'string' ? header : undefined;
+    const nonce = fromRequest !== undefined ? (typeof fromRequest === 'string' ? fromRequest : 'Array') : typeof header === 'string' ? header : undefined;
     return this.site.auth.forRest({
       method: req.method,
       cookies: parseCookieHeader(req.headers.cookie),
@@ -141,15 +177,19 @@ export class RestServer {
   }
 
   private async fail(ctx: RenderContext, err: unknown): Promise<void> {
+    const dependency = isWpError(err) ? null : ctx.availability?.onFailure(err);
+    if (dependency) return renderError(ctx, dependency);
     if (isWpError(err)) {
       if (err.status === 429 && typeof err.data.retry_after === 'number') ctx.res.setHeader('Retry-After', String(err.data.retry_after));
       return renderError(ctx, err);
     }
+    // Unexpected: the details go to the log under a request id; the caller gets the id and nothing
+    // else, with the no-cache headers WordPress's fatal-error page (wp_die) sends.
     this.site.logger.error('REST request failed', { request_id: ctx.requestId, path: ctx.path, method: ctx.method, error: errorText(err) });
+    ctx.forceNoCache = true;
     return renderError(ctx, new WpError('internal_server_error', 'There has been a critical error on this website.', 500, { request_id: ctx.requestId }));
   }
 }
-
 
 function errorText(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}\n${err.stack ?? ''}` : String(err);

@@ -1,0 +1,267 @@
+/**
+ * A test-only REST namespace (`test/v1`) and a few admin-ajax actions, mounted on an app over the
+ * oracle site, so that the HTTP rules of the REST server and admin-ajax.php can be proved without
+ * depending on any real route. Real WordPress users, application passwords and cookies sign in.
+ */
+import { Express } from 'express';
+import { openSite } from '../../lib/boot';
+import { Surface, createApp } from '../../lib/app';
+import { memoryLogger } from '../../lib/logger';
+import { AjaxRegistry } from '../../lib/wp/ajax/dispatcher';
+import { registerCoreAjaxActions } from '../../lib/wp/ajax/core-actions';
+import { checkAjaxReferer } from '../../lib/wp/ajax/referer';
+import { wpDie, wpSendJson, wpSendJsonError, wpSendJsonSuccess } from '../../lib/wp/ajax/response';
+import { fixedClock } from '../../lib/wp/clock';
+import { connect } from '../../lib/wp/db/database';
+import { Tables } from '../../lib/wp/db/tables';
+import { WpError } from '../../lib/wp/errors';
+import { RestRegistry } from '../../lib/wp/rest/registry';
+import { RawResponse, RestResponse, RouteDeclaration, allowAnyone, requireCapability, requireSignedIn } from '../../lib/wp/rest/route';
+import { Site, createSite } from '../../lib/wp/site';
+import { credentials, loadOracleInto, oracleConfig } from './oracle';
+import { ScratchDatabase, scratchDatabase } from './db';
+
+export const NS = 'test/v1';
+export const SITE = credentials.site_url as string;
+export const API = `${SITE}/wp-json`;
+
+/** Five items with nested members, for pagination and `_fields`. */
+export const ITEMS = [1, 2, 3, 4, 5].map((id) => ({
+  id,
+  title: { rendered: `Item ${id}`, raw: `item ${id}` },
+  tags: [id, id * 10],
+  meta: { color: id % 2 ? 'red' : 'blue', size: id },
+}));
+
+export const LIMIT = { limit: 3, windowSeconds: 60 };
+
+/** What the public GET of /things answers: the coerced params, and text that PHP escapes. */
+const things: RouteDeclaration = {
+  namespace: NS,
+  route: '/things',
+  schema: () => ({ $schema: 'http://json-schema.org/draft-04/schema#', title: 'thing', type: 'object', properties: { id: { type: 'integer' } } }),
+  endpoints: [
+    {
+      methods: ['GET'],
+      permission: allowAnyone,
+      args: {
+        count: { type: 'integer', default: 10, minimum: 1, maximum: 100 },
+        flag: { type: 'boolean', default: false },
+        color: { type: 'string', enum: ['red', 'green', 'blue'], default: 'red' },
+        ids: { type: 'array', items: { type: 'integer' }, default: [] },
+        name: { type: 'string', description: 'An optional name.' },
+      },
+      handler: (req) => ({
+        count: req.params.count, flag: req.params.flag, color: req.params.color, ids: req.params.ids,
+        name: req.params.name ?? null, user: req.user.id, method: req.method,
+        text: 'http://example.test/a/b é ☃ 😀 <tag> & \'q\' "dq"',
+      }),
+    },
+    {
+      methods: ['POST'],
+      permission: requireSignedIn,
+      args: {
+        title: { type: 'string', required: true, minLength: 1 },
+        amount: { type: 'integer', required: true },
+        draft: { type: 'boolean', default: true },
+      },
+      handler: (req) => new RestResponse({ title: req.params.title, amount: req.params.amount, draft: req.params.draft, user: req.user.id }, 201),
+    },
+  ],
+};
+
+/** A route with a URL parameter, and a DELETE only managers may use. */
+const thing: RouteDeclaration = {
+  namespace: NS,
+  route: '/things/(?P<id>\\d+)',
+  endpoints: [
+    {
+      methods: ['GET'],
+      permission: allowAnyone,
+      args: { id: { type: 'integer' } },
+      handler: (req) => ({ id: req.params.id, url_id: req.urlParams.id }),
+    },
+    {
+      methods: ['DELETE'],
+      permission: requireCapability('svc_manage'),
+      args: { id: { type: 'integer' } },
+      handler: (req) => ({ deleted: true, id: req.params.id }),
+    },
+  ],
+};
+
+/** Every source of a parameter at once: the URL's `slot` and whatever the request carries. */
+const echo: RouteDeclaration = {
+  namespace: NS,
+  route: '/echo/(?P<slot>[\\w-]+)',
+  endpoints: [{
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    permission: allowAnyone,
+    args: { slot: { type: 'string' }, n: { type: 'integer' }, on: { type: 'boolean' } },
+    handler: (req) => ({ method: req.method, slot: req.params.slot, n: req.params.n ?? null, on: req.params.on ?? null, params: req.params }),
+  }],
+};
+
+/** A paginated collection: `page`/`per_page` over ITEMS. */
+const items: RouteDeclaration = {
+  namespace: NS,
+  route: '/items',
+  endpoints: [{
+    methods: ['GET'],
+    permission: allowAnyone,
+    args: {
+      page: { type: 'integer', default: 1, minimum: 1 },
+      per_page: { type: 'integer', default: 2, minimum: 1, maximum: 100 },
+      search: { type: 'string' },
+    },
+    handler: (req) => {
+      const page = req.params.page as number;
+      const perPage = req.params.per_page as number;
+      const slice = ITEMS.slice((page - 1) * perPage, page * perPage);
+      return new RestResponse(slice).paginate(ITEMS.length, Math.ceil(ITEMS.length / perPage));
+    },
+  }],
+};
+
+/** A route that accepts small bodies only. */
+const upload: RouteDeclaration = {
+  namespace: NS,
+  route: '/upload',
+  endpoints: [{
+    methods: ['POST'],
+    permission: allowAnyone,
+    maxBodyBytes: 64 * 1024,
+    handler: (req) => ({ fields: Object.keys(req.body ?? {}).length, files: req.files.map((f) => f.data.length) }),
+  }],
+};
+
+/** A rate-limited route: LIMIT.limit requests per window per caller. */
+const limited: RouteDeclaration = {
+  namespace: NS,
+  route: '/limited',
+  endpoints: [{
+    methods: ['GET'],
+    permission: allowAnyone,
+    rateLimit: { name: 'test.limited', ...LIMIT },
+    handler: () => ({ ok: true }),
+  }],
+};
+
+/** Handlers that fail or answer nothing. */
+const oddities: RouteDeclaration[] = [
+  { namespace: NS, route: '/boom', endpoints: [{ methods: ['GET'], permission: allowAnyone, handler: () => { throw new Error('secret internals: db password hunter2'); } }] },
+  { namespace: NS, route: '/wperror', endpoints: [{ methods: ['GET'], permission: allowAnyone, handler: () => new WpError('test_returned', 'Returned, not thrown.', 409, { why: 'test' }) }] },
+  { namespace: NS, route: '/nothing', endpoints: [{ methods: ['GET'], permission: allowAnyone, handler: () => null }] },
+  { namespace: NS, route: '/undefined', endpoints: [{ methods: ['GET'], permission: allowAnyone, handler: () => undefined }] },
+  { namespace: NS, route: '/no-content', endpoints: [{ methods: ['DELETE', 'GET'], permission: allowAnyone, handler: () => new RestResponse({ ignored: true }, 204) }] },
+  { namespace: NS, route: '/nan', endpoints: [{ methods: ['GET'], permission: allowAnyone, handler: () => ({ value: Number.NaN }) }] },
+  {
+    namespace: NS, route: '/raw', endpoints: [{
+      methods: ['GET'], permission: allowAnyone,
+      handler: () => new RawResponse(Buffer.from('raw bytes/é'), { 'Content-Type': 'text/plain; charset=UTF-8', 'Content-Disposition': 'attachment; filename="a.txt"' }, 202),
+    }],
+  },
+];
+
+export const SAMPLE_ROUTES: RouteDeclaration[] = [things, thing, echo, items, upload, limited, ...oddities];
+
+/** admin-ajax actions: one for both sides, one signed-in only, a nonce check, the JSON helpers. */
+export function registerSampleAjaxActions(ajax: AjaxRegistry): void {
+  ajax.register({
+    action: 'test_echo',
+    priv: (req) => wpSendJsonSuccess({ side: 'priv', user: req.user.id, action: req.action, params: req.params }),
+    nopriv: (req) => wpSendJsonSuccess({ side: 'nopriv', user: req.user.id, action: req.action, params: req.params }),
+  });
+  ajax.register({ action: 'test_priv_only', priv: (req) => wpDie(`hello ${req.user.id}`) });
+  // The pattern plugin actions use: check the nonce with verifyNonce, answer -1/403 when it fails.
+  ajax.register({
+    action: 'test_nonce',
+    priv: async (req) => {
+      const ok = await req.site.auth.verifyNonce(req.user, req.params._ajax_nonce, 'svc_ajax');
+      if (!ok) return wpDie(-1, 403);
+      return wpSendJsonSuccess({ tick: ok });
+    },
+  });
+  ajax.register({ action: 'test_referer', priv: async (req) => (await checkAjaxReferer(req, 'svc_ajax', 'security')) ?? wpSendJsonSuccess() });
+  ajax.register({
+    action: 'test_json',
+    nopriv: (req) => {
+      switch (req.params.kind) {
+        case 'success-empty': return wpSendJsonSuccess();
+        case 'success-null': return wpSendJsonSuccess(null);
+        case 'error-empty': return wpSendJsonError();
+        case 'error-data': return wpSendJsonError({ reason: 'bad/thing é' }, 422);
+        case 'error-wperror': return wpSendJsonError(new WpError('svc_bad', 'It went wrong.', 400, { extra: 1 }));
+        case 'plain': return wpSendJson([1, 'two'], 201);
+        default: return wpDie('custom', 418);
+      }
+    },
+  });
+  ajax.register({ action: 'test_boom', nopriv: () => { throw new Error('ajax secret internals'); } });
+  ajax.register({ action: 'test_small', nopriv: (req) => wpDie(`got ${String(req.params.data ?? '').length}`), maxBodyBytes: 1024 });
+}
+
+export function sampleSurface(): Surface {
+  const rest = new RestRegistry();
+  const ajax = new AjaxRegistry();
+  registerCoreAjaxActions(ajax);
+  for (const route of SAMPLE_ROUTES) rest.register(route);
+  registerSampleAjaxActions(ajax);
+  return { rest, ajax };
+}
+
+export interface SampleOracle {
+  site: Site;
+  app: Express;
+  clock: ReturnType<typeof fixedClock>;
+  logger: ReturnType<typeof memoryLogger>;
+  scratch: ScratchDatabase;
+  surface: Surface;
+  /** A second Site and app over a second connection to the same database (another "process"). */
+  openTwin(): Promise<{ site: Site; app: Express }>;
+  close(): Promise<void>;
+}
+
+/** The oracle database served by an app whose only routes are the sample ones, at the recorded time. */
+export async function openSampleOracle(): Promise<SampleOracle> {
+  const scratch = await scratchDatabase();
+  await loadOracleInto(scratch);
+  const clock = fixedClock(credentials.generated_at * 1000);
+  const logger = memoryLogger();
+  const config = oracleConfig(scratch);
+  const { site } = await openSite(config, { logger, clock });
+  const surface = sampleSurface();
+  const twins: Site[] = [];
+  return {
+    site, app: createApp(site, surface), clock, logger, scratch, surface,
+    async openTwin() {
+      const db = connect({ target: config.db, tables: new Tables({ prefix: config.tablePrefix }) });
+      const twin = createSite(config, db, clock, logger);
+      twins.push(twin);
+      return { site: twin, app: createApp(twin, sampleSurface()) };
+    },
+    async close() {
+      for (const twin of twins) await twin.db.close();
+      await site.db.close();
+      await scratch.drop();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Credentials real WordPress issued for the oracle
+// ---------------------------------------------------------------------------------------------
+
+const sessions = credentials.sessions as Record<string, any>;
+const appPasswords = credentials.application_passwords as Record<string, any>;
+
+/** `Authorization` header of a user's application password. */
+export const basicAuth = (login: string): string => appPasswords[login].basic_auth_header;
+/** The logged-in cookie header of a user's session. */
+export const loggedInCookie = (login: string): string => sessions[login].logged_in_cookie.header;
+/** The auth (wp-admin) cookie header of a user's session. */
+export const authCookie = (login: string): string => sessions[login].auth_cookie.header;
+/** The wp_rest nonce WordPress made for a user's session. */
+export const restNonce = (login: string): string => sessions[login].rest_nonce;
+/** Another nonce WordPress made for a user's session. */
+export const sessionNonce = (login: string, action: string): string => sessions[login].nonces[action];

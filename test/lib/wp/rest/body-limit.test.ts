@@ -1,0 +1,136 @@
+/**
+ * Request bodies larger than a route accepts are refused with 413 before they are read in full: a
+ * declared Content-Length over the limit is answered at once, and a chunked body is cut off as soon
+ * as it grows past the limit. Proved with raw HTTP requests that never send the whole body.
+ */
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import request from 'supertest';
+import { SampleOracle, openSampleOracle } from '../../../harness/sample-routes';
+import { listen, rawRequest } from '../../../harness/wp-http';
+
+const LIMIT = 64 * 1024;
+const DEFAULT_LIMIT = 8 * 1024 * 1024;
+
+interface Refusal {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  /** Bytes of the body the client had written when the answer came. */
+  written: number;
+}
+
+/**
+ * Sends a POST that declares `declared` bytes (or is chunked when undefined), writing `chunk` bytes at
+ * a time until the answer arrives or `maxWrite` bytes were written; never ends the body itself.
+ */
+function postUntilAnswered(port: number, path: string, opts: { declared?: number; chunk: number; maxWrite: number; headers?: Record<string, string> }): Promise<Refusal> {
+  return new Promise((resolve, reject) => {
+    let written = 0;
+    let answered = false;
+    const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', ...opts.headers };
+    if (opts.declared !== undefined) headers['Content-Length'] = String(opts.declared);
+    const timer = setTimeout(() => reject(new Error(`no answer after writing ${written} bytes`)), 10_000);
+    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path, headers }, (res) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        clearTimeout(timer);
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), written });
+      });
+    });
+    // Once the server has answered and closed, further writes may fail; that is expected.
+    req.on('error', (err) => { if (!answered) { clearTimeout(timer); reject(err); } });
+    const pump = () => {
+      if (answered || written >= opts.maxWrite) return;
+      const size = Math.min(opts.chunk, opts.maxWrite - written);
+      written += size;
+      req.write(Buffer.alloc(size, 0x61), () => setTimeout(pump, 2));
+    };
+    req.flushHeaders();
+    pump();
+  });
+}
+
+describe('REST request body limits', function () {
+  let oracle: SampleOracle;
+  let server: { port: number; close(): Promise<void> };
+  before(async () => {
+    oracle = await openSampleOracle();
+    server = await listen(oracle.app);
+  });
+  after(async () => {
+    await server.close();
+    await oracle.close();
+  });
+
+  it('answers 413 to a declared Content-Length over the limit after reading only a few bytes', async () => {
+    const res = await postUntilAnswered(server.port, '/wp-json/test/v1/upload', { declared: 10 * 1024 * 1024, chunk: 10, maxWrite: 10 });
+    assert.equal(res.status, 413);
+    assert.equal(res.written, 10, 'the client never sent more than ten bytes');
+    assert.equal(res.headers.connection, 'close');
+    assert.equal(res.headers['content-type'], 'application/json; charset=UTF-8');
+    assert.deepEqual(JSON.parse(res.body), {
+      code: 'rest_payload_too_large',
+      message: `The request body is larger than this endpoint accepts (${LIMIT} bytes).`,
+      data: { status: 413, max_bytes: LIMIT },
+    });
+  });
+
+  it('cuts off a chunked body as soon as it grows past the limit', async () => {
+    const res = await postUntilAnswered(server.port, '/wp-json/test/v1/upload', { chunk: 8 * 1024, maxWrite: 4 * 1024 * 1024 });
+    assert.equal(res.status, 413);
+    assert.equal(JSON.parse(res.body).code, 'rest_payload_too_large');
+    assert.ok(res.written > LIMIT, `wrote ${res.written}`);
+    assert.ok(res.written < 1024 * 1024, `answered long before the 4 MiB were sent (wrote ${res.written})`);
+  });
+
+  it('accepts a body of exactly the limit and refuses one byte more', async () => {
+    const exact = await rawRequest(server.port, 'POST', '/wp-json/test/v1/upload', { 'Content-Type': 'application/x-www-form-urlencoded' }, `a=${'b'.repeat(LIMIT - 2)}`);
+    assert.equal(exact.status, 200, exact.body);
+    assert.deepEqual(JSON.parse(exact.body), { fields: 1, files: [] });
+    const over = await rawRequest(server.port, 'POST', '/wp-json/test/v1/upload', { 'Content-Type': 'application/x-www-form-urlencoded' }, `a=${'b'.repeat(LIMIT - 1)}`);
+    assert.equal(over.status, 413);
+    assert.equal(over.statusMessage, 'Request Entity Too Large');
+  });
+
+  it('takes multipart files within the limit', async () => {
+    const res = await request(oracle.app).post('/wp-json/test/v1/upload').field('note', 'hi').attach('file', Buffer.alloc(1000, 1), 'a.bin');
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body, { fields: 1, files: [1000] });
+  });
+
+  it('applies the 8 MiB default to routes that declare no limit, before authentication', async () => {
+    const res = await postUntilAnswered(server.port, '/wp-json/test/v1/echo/x', {
+      declared: DEFAULT_LIMIT + 1, chunk: 100, maxWrite: 100, headers: { 'X-WP-Nonce': 'deadbeef00' },
+    });
+    assert.equal(res.status, 413);
+    assert.deepEqual(JSON.parse(res.body).data, { status: 413, max_bytes: DEFAULT_LIMIT });
+  });
+
+  it('neither answers nor logs a failure when the client hangs up in the middle of its body', async () => {
+    const errors = () => oracle.logger.lines.filter((l) => l.level === 'error').length;
+    const before = errors();
+    for (const path of ['/wp-json/test/v1/upload', '/wp-admin/admin-ajax.php?action=test_small']) {
+      await new Promise<void>((resolve) => {
+        const req = http.request({ host: '127.0.0.1', port: server.port, method: 'POST', path, headers: { 'Content-Length': '1000' } });
+        req.on('error', () => resolve());
+        req.on('response', () => assert.fail(`${path}: no answer expected`));
+        req.write('abc', () => setTimeout(() => { req.destroy(); setTimeout(resolve, 100); }, 50));
+      });
+    }
+    assert.equal(errors(), before, JSON.stringify(oracle.logger.lines.slice(-2)));
+  });
+
+  it('refuses an admin-ajax body over its action\'s limit with 413 and 0', async () => {
+    const res = await postUntilAnswered(server.port, '/wp-admin/admin-ajax.php?action=test_small', { declared: 4096, chunk: 10, maxWrite: 10 });
+    assert.equal(res.status, 413);
+    assert.equal(res.body, '0');
+    assert.equal(res.headers['content-type'], 'text/html; charset=UTF-8');
+    const small = await rawRequest(server.port, 'POST', '/wp-admin/admin-ajax.php?action=test_small', { 'Content-Type': 'application/x-www-form-urlencoded' }, `data=${'x'.repeat(500)}`);
+    assert.equal(small.status, 200);
+    assert.equal(small.body, 'got 500');
+  });
+});
