@@ -11,6 +11,7 @@ import { RestRegistry } from './wp/rest/registry';
 import { RestServer } from './wp/rest/server';
 import { Site } from './wp/site';
 import { registerRoutes } from '../routes';
+import { formPages } from '../routes/frm';
 
 export interface Surface {
   rest: RestRegistry;
@@ -35,10 +36,12 @@ export function createApp(site: Site, surface: Surface = buildSurface()): Expres
     rest.serve(req, res, routePath).catch(next);
   };
 
-  // WP: `?rest_route=` works on any front-end URL and wins over the pretty /wp-json/ path.
+  // WP: `?rest_route=` works on any front-end URL and wins over the pretty /wp-json/ path. An empty
+  // one (PHP's empty(): '' or '0') is no REST request at all, even on a /wp-json/ path.
   app.use((req, res, next) => {
     const query = parsePhpQuery(queryString(req.originalUrl));
     if (query.rest_route === undefined || req.path.startsWith('/wp-admin/')) return next();
+    if (query.rest_route === '' || query.rest_route === '0') return notFound(req, res);
     if (typeof query.rest_route !== 'string') return void rest.refuseRoutePath(req, res).catch(next);
     return serveRest(query.rest_route)(req, res, next);
   });
@@ -46,15 +49,20 @@ export function createApp(site: Site, surface: Surface = buildSurface()): Expres
   app.all('/wp-admin/admin-ajax.php', (req, res, next) => {
     serveAjax(site, surface.ajax, req, res).catch(next);
   });
-  app.use((req, res) => {
-    res.status(404).type('text/plain').send('Not found: Understudy serves /wp-json/ and /wp-admin/admin-ajax.php.\n');
-  });
+  // The form service's script and embeddable forms (plain pages, not REST or admin-ajax).
+  app.use(formPages(site));
+  app.use(notFound);
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     site.logger.error('unhandled error', { path: req.path, error: err instanceof Error ? err.stack : String(err) });
     if (!res.headersSent) res.status(500).type('text/plain').send('Internal error\n');
     else res.end();
   });
   return app;
+}
+
+/** Anything that is not the REST API or admin-ajax.php (WordPress would render a theme page here). */
+function notFound(_req: Request, res: Response): void {
+  res.status(404).type('text/plain').send('Not found: Understudy serves /wp-json/ and /wp-admin/admin-ajax.php.\n');
 }
 
 function decodePath(path: string | undefined): string {

@@ -2,7 +2,9 @@
  * One WordPress site as Understudy sees it: its configuration, database and the cached stores over
  * it. Everything that answers a request reaches WordPress state through this object.
  */
+import { join } from 'node:path';
 import { Logger } from '../logger';
+import { Mailer, createMailer } from '../mail/mailer';
 import { ApplicationPasswords } from './auth/app-passwords';
 import { CookieNames, cookieNames } from './auth/cookies';
 import { Authenticator } from './auth/current-user';
@@ -26,6 +28,8 @@ export interface Site {
   salts: Salts;
   auth: Authenticator;
   rateLimiter: RateLimiter;
+  /** WP: wp_mail(): SMTP when configured, else `.eml` files in <dataDir>/outbox. */
+  mailer: Mailer;
   /** WP: site_url(), untrailingslashed. */
   siteUrl(): Promise<string>;
   /** WP: home_url(), untrailingslashed. */
@@ -49,6 +53,9 @@ export function createSite(config: SiteConfig, db: Database, clock: Clock, logge
     config, db, clock, logger, options, users, capabilities, salts,
     auth: new Authenticator({ users, capabilities, salts, clock, appPasswords, cookieNames: async () => cookieNames(await siteUrl()) }),
     rateLimiter: new RateLimiter(db, clock),
+    mailer: createMailer({
+      smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox'), logger, defaultFrom: async () => defaultSender(await homeUrl()),
+    }),
     siteUrl,
     homeUrl,
     async restUrl(path = '/') {
@@ -64,6 +71,17 @@ export function createSite(config: SiteConfig, db: Database, clock: Clock, logge
     },
   };
   return site;
+}
+
+/** WP: wp_mail()'s default sender, `WordPress <wordpress@<site host without www.>>`. */
+function defaultSender(home: string): string {
+  let host = 'localhost';
+  try {
+    host = new URL(home).hostname.replace(/^www\./, '') || host;
+  } catch {
+    // An unparsable home address keeps the fallback host.
+  }
+  return `WordPress <wordpress@${host}>`;
 }
 
 function untrailingslash(url: string): string {

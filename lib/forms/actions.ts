@@ -1,0 +1,102 @@
+/**
+ * A form's notification actions, run after a genuine (not spam, valid) submission. The plugin family
+ * has one built-in type, `email`: `to`, `from`, `subject`, `message`, `headers` (extra header lines,
+ * e.g. `Reply-To: [name] <[email]>`) and `content_type` (`text/html`, the default, or `text/plain`),
+ * every one of them able to hold `[field]` variables. Values are escaped for where they land.
+ */
+import { Logger } from '../logger';
+import type { MailMessage, Mailer } from '../mail/mailer';
+import { isEmail } from '../wp/rest/args';
+import type { FormAction } from './settings';
+import type { Form, SubmissionData } from './store';
+import { escapeHtml, headerText, noEscape, replaceDataVariables } from './variables';
+
+export interface ActionContext {
+  mailer: Mailer;
+  logger: Logger;
+  /** The site's `admin_email` option: the default sender of notifications. */
+  adminEmail: string;
+}
+
+export interface ActionOutcome {
+  type: string;
+  /** `sent`; `skipped` (nothing to send, or a type this service does not run); `failed` (logged). */
+  result: 'sent' | 'skipped' | 'failed';
+}
+
+/** Headers an action may not set through `headers`: the envelope and MIME structure are ours. */
+const RESERVED_HEADERS = new Set(['to', 'from', 'cc', 'bcc', 'subject', 'content-type', 'content-transfer-encoding', 'mime-version']);
+
+/** Runs every action in order; one failing action is logged and does not stop the others or the answer. */
+export async function runActions(ctx: ActionContext, form: Form, data: SubmissionData): Promise<ActionOutcome[]> {
+  const outcomes: ActionOutcome[] = [];
+  for (const action of form.settings.actions) {
+    if (action.type !== 'email') {
+      ctx.logger.warn('form action type not supported; skipped', { form_id: form.id, type: action.type });
+      outcomes.push({ type: action.type, result: 'skipped' });
+      continue;
+    }
+    const message = buildEmail(action, data, ctx.adminEmail);
+    if (!message) {
+      outcomes.push({ type: action.type, result: 'skipped' });
+      continue;
+    }
+    try {
+      await ctx.mailer.send(message);
+      outcomes.push({ type: action.type, result: 'sent' });
+    } catch (err) {
+      ctx.logger.error('form notification email failed', { form_id: form.id, error: err instanceof Error ? err.message : String(err) });
+      outcomes.push({ type: action.type, result: 'failed' });
+    }
+  }
+  return outcomes;
+}
+
+/** The email an `email` action sends for `data`, or null when it has no recipient or no message (as in the family). */
+export function buildEmail(action: FormAction, data: SubmissionData, adminEmail: string): MailMessage | null {
+  const to = recipients(replaceDataVariables(action.to ?? '', data, headerText));
+  const template = action.message ?? '';
+  if (!to.length || !template.trim()) return null;
+  const html = (action.content_type ?? 'text/html') === 'text/html';
+  // Values are flattened to one line; the template's own line breaks still separate its header lines.
+  const { replyTo, headers } = parseHeaderLines(replaceDataVariables(action.headers ?? '', data, headerText));
+  const from = replaceDataVariables(action.from ?? adminEmail, data, headerText);
+  const body = replaceDataVariables(template, data, html ? escapeHtml : noEscape, html ? '<br>\n' : '\n');
+  return {
+    to,
+    from: from || undefined,
+    replyTo,
+    subject: replaceDataVariables(action.subject ?? '', data, headerText),
+    // The template's tags are stripped before values go in, so a value's own `<...>` text survives.
+    text: html ? replaceDataVariables(textFromHtml(template), data, noEscape) : body,
+    html: html ? body : undefined,
+    headers,
+  };
+}
+
+/** Comma-separated addresses, bare or `Name <address>`; those that are not email addresses are dropped. */
+function recipients(list: string): string[] {
+  return list.split(',').map((part) => part.trim()).filter((part) => {
+    const address = /<([^>]+)>\s*$/.exec(part)?.[1] ?? part;
+    return isEmail(address.trim());
+  });
+}
+
+/** `Name: value` lines; Reply-To becomes the reply address, reserved headers are ignored. */
+function parseHeaderLines(text: string): { replyTo?: string; headers: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  let replyTo: string | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^([A-Za-z0-9-]+):\s*(.+)$/.exec(line.trim());
+    if (!match) continue;
+    const [, name, value] = match as unknown as [string, string, string];
+    if (name.toLowerCase() === 'reply-to') replyTo = value.trim();
+    else if (!RESERVED_HEADERS.has(name.toLowerCase())) headers[name] = value.trim();
+  }
+  return { replyTo, headers };
+}
+
+/** A readable plain-text alternative of an HTML template. */
+function textFromHtml(html: string): string {
+  return html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/(p|div|tr|h\d)>/gi, '\n').replace(/<[^>]*>/g, '').replace(/\n{3,}/g, '\n\n').trim();
+}

@@ -1,0 +1,266 @@
+/**
+ * Forms and submissions in the storage map's shape: a form is a `frm-form` post with its settings and
+ * messages in postmeta; submissions live in `{p}frm_submissions`. Rows written here are the rows the
+ * PHP plugin writes, and rows it wrote are read here. Every read is one query per page (never one per
+ * row), and every submission query is scoped by form ID so one form's data never shows through another.
+ */
+import { Knex } from 'knex';
+import { Database } from '../wp/db/database';
+import { mysqlDateTime, siteDates } from '../wp/dates';
+import { addPostMeta, insertPost } from '../wp/posts';
+import { phpJsonEncode } from '../wp/rest/php-json';
+import type { Site } from '../wp/site';
+import {
+  FORM_POST_TYPE, FormSettings, MESSAGE_META_PREFIX, SETTINGS_META_KEY, messagesFromMeta, parseSettings, settingsForStorage,
+} from './settings';
+
+/** A submitted value: a string, or the list/map PHP builds from `name[]` / `name[key]` fields. */
+export type FieldValue = string | FieldValue[] | { [key: string]: FieldValue };
+export type SubmissionData = Record<string, FieldValue>;
+
+export interface Form {
+  id: number;
+  title: string;
+  slug: string;
+  status: string;
+  markup: string;
+  settings: FormSettings;
+  messages: Record<string, string>;
+  /** `_frm_settings` as stored, so a save keeps keys this version does not know. */
+  rawSettings: string | undefined;
+}
+
+export type FormSummary = Pick<Form, 'id' | 'title' | 'slug'>;
+
+export interface Submission {
+  id: number;
+  formId: number;
+  data: SubmissionData;
+  userAgent: string;
+  ipAddress: string;
+  refererUrl: string;
+  isSpam: boolean;
+  /** UTC, `YYYY-MM-DD HH:MM:SS`. */
+  submittedAt: string;
+}
+
+export type NewSubmission = Omit<Submission, 'id' | 'submittedAt'> & { submittedAtMs: number };
+export type SpamFilter = 'exclude' | 'only' | 'all';
+
+/** The statuses the plugin family lists in its admin and block selector (trash and auto-drafts are not forms). */
+const LISTED_STATUSES = ['publish', 'draft', 'pending', 'future'];
+
+/** Every form, newest first, as the editor block's form selector lists them. One query. */
+export async function listForms(db: Database): Promise<FormSummary[]> {
+  const rows = await db.knex(db.tables.posts)
+    .where({ post_type: FORM_POST_TYPE }).whereIn('post_status', LISTED_STATUSES)
+    .orderBy([{ column: 'post_date', order: 'desc' }, { column: 'ID', order: 'desc' }])
+    .select('ID', 'post_title', 'post_name');
+  return rows.map((r: Record<string, unknown>) => ({ id: Number(r.ID), title: String(r.post_title), slug: String(r.post_name) }));
+}
+
+/** A form by ID (any status), or by slug (published only, as the plugin family looks slugs up). Two queries. */
+export async function findForm(db: Database, idOrSlug: number | string): Promise<Form | null> {
+  const query = db.knex(db.tables.posts).where({ post_type: FORM_POST_TYPE });
+  if (typeof idOrSlug === 'number') query.where({ ID: idOrSlug });
+  else query.where({ post_name: idOrSlug, post_status: 'publish' }).orderBy('ID');
+  const post = await query.first('ID', 'post_title', 'post_name', 'post_status', 'post_content');
+  if (!post) return null;
+  const meta = await firstMetaValues(db, Number(post.ID));
+  return {
+    id: Number(post.ID),
+    title: String(post.post_title),
+    slug: String(post.post_name),
+    status: String(post.post_status),
+    markup: String(post.post_content),
+    settings: parseSettings(meta.get(SETTINGS_META_KEY)),
+    messages: messagesFromMeta(meta),
+    rawSettings: meta.get(SETTINGS_META_KEY),
+  };
+}
+
+export interface FormChanges {
+  title?: string;
+  slug?: string;
+  markup?: string;
+  status?: string;
+  settings?: Partial<FormSettings>;
+  /** Code → text; an empty text removes the custom message (the default applies again). */
+  messages?: Record<string, string>;
+}
+
+/** Creates a published form with the default settings plus `changes`; returns its ID. */
+export async function createForm(site: Site, authorId: number, changes: FormChanges & { title: string }): Promise<number> {
+  const { db } = site;
+  const date = await siteDates(site.options, site.clock.now());
+  const home = await site.homeUrl();
+  return db.knex.transaction(async (trx) => {
+    const slug = await uniqueSlug(trx, db, changes.slug || changes.title, 0);
+    const id = await insertPost(trx, db.tables, home, {
+      post_type: FORM_POST_TYPE, post_status: changes.status ?? 'publish', post_title: changes.title, post_name: slug,
+      post_content: changes.markup ?? '', post_author: authorId, date,
+    });
+    await addPostMeta(trx, db.tables, id, { [SETTINGS_META_KEY]: settingsForStorage(undefined, changes.settings ?? {}) });
+    await writeMessages(trx, db, id, changes.messages ?? {});
+    return id;
+  });
+}
+
+/** Applies `changes` to a form: post columns, the settings array (merged into what is stored) and messages. */
+export async function updateForm(site: Site, form: Form, changes: FormChanges): Promise<void> {
+  const { db } = site;
+  const modified = await siteDates(site.options, site.clock.now());
+  await db.knex.transaction(async (trx) => {
+    const post: Record<string, unknown> = { post_modified: modified.local, post_modified_gmt: modified.gmt };
+    if (changes.title !== undefined) post.post_title = changes.title;
+    if (changes.markup !== undefined) post.post_content = changes.markup;
+    if (changes.status !== undefined) post.post_status = changes.status;
+    if (changes.slug !== undefined) post.post_name = await uniqueSlug(trx, db, changes.slug || changes.title || form.title, form.id);
+    await trx(db.tables.posts).where({ ID: form.id, post_type: FORM_POST_TYPE }).update(post);
+    if (changes.settings) await setPostMeta(trx, db, form.id, SETTINGS_META_KEY, settingsForStorage(form.rawSettings, changes.settings));
+    await writeMessages(trx, db, form.id, changes.messages ?? {});
+  });
+}
+
+/** Deletes a form, its postmeta and its submissions; returns how many submissions went with it (null: no such form). */
+export async function deleteForm(db: Database, formId: number): Promise<number | null> {
+  return db.knex.transaction(async (trx): Promise<number | null> => {
+    // The post goes first: meta and submissions are touched only when it really was a form.
+    const removed = await trx(db.tables.posts).where({ ID: formId, post_type: FORM_POST_TYPE }).del();
+    if (!removed) return null;
+    await trx(db.tables.postmeta).where({ post_id: formId }).del();
+    return Number(await trx(db.tables.frm('submissions')).where({ form_id: formId }).del());
+  });
+}
+
+/** Stores one submission; `data` is JSON as PHP's json_encode writes it. Returns the row ID. */
+export async function insertSubmission(db: Database, submission: NewSubmission): Promise<number> {
+  const [id] = await db.knex(db.tables.frm('submissions')).insert({
+    form_id: submission.formId,
+    data: encodeSubmissionData(submission.data),
+    user_agent: submission.userAgent,
+    ip_address: submission.ipAddress,
+    referer_url: submission.refererUrl,
+    is_spam: submission.isSpam ? 1 : 0,
+    submitted_at: mysqlDateTime(submission.submittedAtMs),
+  });
+  return Number(id);
+}
+
+/** The stored form of a submission's fields (PHP's json_encode, so rows look like the plugin's own). */
+export function encodeSubmissionData(data: SubmissionData): string {
+  return phpJsonEncode(data);
+}
+
+export interface SubmissionPage {
+  items: Submission[];
+  total: number;
+}
+
+/** One page of a form's submissions, newest first: one query for the rows and one for the count. */
+export async function listSubmissions(db: Database, formId: number, page: number, perPage: number, spam: SpamFilter): Promise<SubmissionPage> {
+  const [rows, counted] = await Promise.all([
+    submissionsQuery(db, formId, spam).orderBy([{ column: 'submitted_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .limit(perPage).offset((page - 1) * perPage).select('*'),
+    countSubmissions(db, formId, spam),
+  ]);
+  return { items: rows.map(toSubmission), total: counted };
+}
+
+/** How many submissions of a form match the spam filter. One query. */
+export async function countSubmissions(db: Database, formId: number, spam: SpamFilter): Promise<number> {
+  const row = await submissionsQuery(db, formId, spam).count({ n: '*' }).first();
+  return Number((row as { n?: unknown } | undefined)?.n ?? 0);
+}
+
+/** Every matching submission of a form, newest first, read `batchSize` rows per query (exports). */
+export async function* submissionBatches(db: Database, formId: number, spam: SpamFilter, batchSize = 500): AsyncGenerator<Submission[]> {
+  let beforeId = Number.MAX_SAFE_INTEGER;
+  for (;;) {
+    const rows = await submissionsQuery(db, formId, spam).where('id', '<', beforeId).orderBy('id', 'desc').limit(batchSize).select('*');
+    if (!rows.length) return;
+    yield rows.map(toSubmission);
+    beforeId = Number(rows[rows.length - 1].id);
+  }
+}
+
+/** Deletes the listed submissions of this form (IDs of other forms' submissions are ignored). */
+export async function deleteSubmissions(db: Database, formId: number, ids: number[]): Promise<number> {
+  if (!ids.length) return 0;
+  return db.knex(db.tables.frm('submissions')).where({ form_id: formId }).whereIn('id', ids).del();
+}
+
+/** Marks the listed submissions of this form as not spam. */
+export async function unmarkSpam(db: Database, formId: number, ids: number[]): Promise<number> {
+  if (!ids.length) return 0;
+  return db.knex(db.tables.frm('submissions')).where({ form_id: formId, is_spam: 1 }).whereIn('id', ids).update({ is_spam: 0 });
+}
+
+function submissionsQuery(db: Database, formId: number, spam: SpamFilter): Knex.QueryBuilder {
+  const query = db.knex(db.tables.frm('submissions')).where({ form_id: formId });
+  if (spam === 'exclude') query.where({ is_spam: 0 });
+  if (spam === 'only') query.where({ is_spam: 1 });
+  return query;
+}
+
+function toSubmission(row: Record<string, unknown>): Submission {
+  return {
+    id: Number(row.id),
+    formId: Number(row.form_id),
+    data: decodeSubmissionData(row.data),
+    userAgent: String(row.user_agent ?? ''),
+    ipAddress: String(row.ip_address ?? ''),
+    refererUrl: String(row.referer_url ?? ''),
+    isSpam: Number(row.is_spam) === 1,
+    submittedAt: String(row.submitted_at ?? ''),
+  };
+}
+
+/** A row's `data`: a JSON object; anything else (a damaged row) reads as no fields rather than failing the page. */
+function decodeSubmissionData(raw: unknown): SubmissionData {
+  try {
+    const value = JSON.parse(String(raw ?? ''));
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+/** WP: get_post_meta($id): for each key, the first value (lowest meta_id), as `[0]` reads it. */
+async function firstMetaValues(db: Database, postId: number): Promise<Map<string, string>> {
+  const rows = await db.knex(db.tables.postmeta).where({ post_id: postId }).orderBy('meta_id').select('meta_key', 'meta_value');
+  const meta = new Map<string, string>();
+  for (const row of rows) if (!meta.has(String(row.meta_key))) meta.set(String(row.meta_key), String(row.meta_value ?? ''));
+  return meta;
+}
+
+/** WP: update_post_meta(): updates the key's rows, or adds one when there is none. */
+async function setPostMeta(trx: Knex.Transaction, db: Database, postId: number, key: string, value: string): Promise<void> {
+  const changed = await trx(db.tables.postmeta).where({ post_id: postId, meta_key: key }).update({ meta_value: value });
+  if (!changed) await trx(db.tables.postmeta).insert({ post_id: postId, meta_key: key, meta_value: value });
+}
+
+async function writeMessages(trx: Knex.Transaction, db: Database, postId: number, messages: Record<string, string>): Promise<void> {
+  for (const [code, text] of Object.entries(messages)) {
+    const key = `${MESSAGE_META_PREFIX}${code}`;
+    if (text === '') await trx(db.tables.postmeta).where({ post_id: postId, meta_key: key }).del();
+    else await setPostMeta(trx, db, postId, key, text);
+  }
+}
+
+/** WP: sanitize_title() then wp_unique_post_slug() among forms: `contact`, `contact-2`, … One query. */
+async function uniqueSlug(trx: Knex.Transaction, db: Database, wanted: string, selfId: number): Promise<string> {
+  const base = sanitizeTitle(wanted) || 'form';
+  const taken = new Set((await trx(db.tables.posts)
+    .where({ post_type: FORM_POST_TYPE }).whereNot({ ID: selfId })
+    .where((q) => q.where({ post_name: base }).orWhere('post_name', 'like', `${base}-%`))
+    .select('post_name')).map((r: { post_name: string }) => r.post_name.toLowerCase()));
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+/** WP: sanitize_title_with_dashes(): lower case ASCII letters, digits, `_` and single dashes, at most 200 bytes. */
+export function sanitizeTitle(title: string): string {
+  return title.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/<[^>]*>/g, '').toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, '').trim().replace(/[\s-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 200);
+}

@@ -1,0 +1,143 @@
+/**
+ * One form submission, decided as the plugin family decides it, in this order: the form must exist and
+ * be published; the nonce is checked when the site enables it; a filled or missing honeypot is spam
+ * (answered as a success, stored flagged, never emailed); then required and email fields are validated;
+ * then the submission is stored (when the form saves submissions) and the notification actions run.
+ */
+import { isEmail } from '../wp/rest/args';
+import type { Site } from '../wp/site';
+import { runActions } from './actions';
+import { GLOBAL_SETTINGS_OPTION, fieldNames, messageText, parseGlobalSettings } from './settings';
+import { FieldValue, Form, SubmissionData, encodeSubmissionData, findForm, insertSubmission } from './store';
+import { replaceDataVariables, urlEncode, valueAt } from './variables';
+
+/** The nonce action of the submit form (wp_create_nonce('frm_form_submit') for the visitor, or user 0). */
+export const SUBMIT_NONCE_ACTION = 'frm_form_submit';
+
+/** `data` is a TEXT column on existing sites (64 KiB on MySQL): larger JSON would be silently cut. */
+export const MAX_DATA_BYTES = 65_535;
+
+/** Texts for outcomes the plugin family has no default message for (a form may still override them). */
+const SERVICE_TEXTS: Record<string, string> = {
+  form_not_found: 'This form is not available.',
+  invalid_nonce: 'This form has expired. Please reload the page and try again.',
+  too_large: 'Your submission is too large to be sent.',
+};
+
+export interface SubmitInput {
+  /** The POST body ($_POST), unslashed. */
+  fields: Record<string, FieldValue>;
+  userAgent: string;
+  ipAddress: string;
+  refererUrl: string;
+  /** WP: wp_verify_nonce($nonce, SUBMIT_NONCE_ACTION) for the visitor; asked only when nonces are enabled. */
+  verifyNonce(nonce: string): Promise<boolean>;
+}
+
+export interface SubmitResponse {
+  message: { type: 'success' | 'error'; text: string };
+  hide_form?: boolean;
+  redirect_url?: string;
+  /** Error code (`required_field_missing`, `invalid_email`, `invalid_nonce`, …), for the client to act on. */
+  error?: string;
+  /** The fields that failed validation, for the client to mark. */
+  fields?: string[];
+}
+
+export interface SubmitResult {
+  status: number;
+  body: SubmitResponse;
+  /** What happened, for logs and tests: `success`, `spam`, or the error code. */
+  outcome: string;
+}
+
+/** Handles one submission end to end; never throws for visitor mistakes, only for failures of the site itself. */
+export async function submitForm(site: Site, input: SubmitInput): Promise<SubmitResult> {
+  const formId = positiveInt(input.fields._frm_form_id);
+  const form = formId ? await findForm(site.db, formId) : null;
+  if (!form || form.status !== 'publish') return failure(404, 'form_not_found', SERVICE_TEXTS.form_not_found as string);
+  const global = parseGlobalSettings(await site.options.get(GLOBAL_SETTINGS_OPTION));
+  if (global.enable_nonce && !(await input.verifyNonce(stringOf(input.fields._frm_nonce)))) {
+    return failure(403, 'invalid_nonce', messageText(form.messages, 'invalid_nonce', SERVICE_TEXTS.invalid_nonce));
+  }
+  const data = formData(input.fields);
+  const tooLarge = Buffer.byteLength(encodeSubmissionData(data)) > MAX_DATA_BYTES;
+  if (!honeypotIsEmpty(form, input.fields)) {
+    // CASE: a bot. It is told "success" so it learns nothing; a human checking the list can still see it.
+    if (form.settings.save_submissions && !tooLarge) await store(site, form, data, input, true);
+    return { status: 200, body: successBody(form), outcome: 'spam' };
+  }
+  const problem = validate(form, data);
+  if (problem) return failure(200, problem.code, messageText(form.messages, problem.code), problem.fields);
+  if (tooLarge) return failure(200, 'too_large', messageText(form.messages, 'too_large', SERVICE_TEXTS.too_large));
+  if (form.settings.save_submissions) await store(site, form, data, input, false);
+  await runActions({ mailer: site.mailer, logger: site.logger, adminEmail: String(await site.options.get('admin_email', '')) }, form, data);
+  const body = successBody(form);
+  if (form.settings.redirect_url) body.redirect_url = replaceDataVariables(form.settings.redirect_url, data, urlEncode);
+  return { status: 200, body, outcome: 'success' };
+}
+
+/** The form's own fields: names starting with `_` and admin-ajax's `action` are not data; values are trimmed. */
+export function formData(fields: Record<string, FieldValue>): SubmissionData {
+  const data: SubmissionData = {};
+  for (const [rawName, value] of Object.entries(fields)) {
+    const name = rawName.trim();
+    if (!name || name.startsWith('_') || name === 'action') continue;
+    data[name] = trimValue(value);
+  }
+  return data;
+}
+
+/** The first failing rule: a required field that is empty, then an email field that is not an email address. */
+export function validate(form: Form, data: SubmissionData): { code: string; fields: string[] } | null {
+  const missing = fieldNames(form.settings.required_fields).filter((name) => isEmptyValue(valueAt(data, name)));
+  if (missing.length) return { code: 'required_field_missing', fields: missing };
+  const invalid = fieldNames(form.settings.email_fields).filter((name) => {
+    const value = valueAt(data, name);
+    return !isEmptyValue(value) && !(typeof value === 'string' && isEmail(value));
+  });
+  return invalid.length ? { code: 'invalid_email', fields: invalid } : null;
+}
+
+/** The honeypot `_frm_h<ID>` must be sent, and sent empty. */
+function honeypotIsEmpty(form: Form, fields: Record<string, FieldValue>): boolean {
+  return fields[`_frm_h${form.id}`] === '';
+}
+
+function successBody(form: Form): SubmitResponse {
+  return { message: { type: 'success', text: messageText(form.messages, 'success') }, hide_form: form.settings.hide_after_success };
+}
+
+function failure(status: number, code: string, text: string, fields?: string[]): SubmitResult {
+  const body: SubmitResponse = { message: { type: 'error', text }, error: code };
+  if (fields) body.fields = fields;
+  return { status, body, outcome: code };
+}
+
+async function store(site: Site, form: Form, data: SubmissionData, input: SubmitInput, isSpam: boolean): Promise<void> {
+  await insertSubmission(site.db, {
+    formId: form.id, data, isSpam, submittedAtMs: site.clock.now(),
+    // Free-text columns are TEXT on existing sites; a pathological header must not overflow them.
+    userAgent: input.userAgent.slice(0, 1000), ipAddress: input.ipAddress.slice(0, 255), refererUrl: input.refererUrl.slice(0, 2000),
+  });
+}
+
+function trimValue(value: FieldValue): FieldValue {
+  if (typeof value === 'string') return value.trim();
+  if (Array.isArray(value)) return value.map(trimValue);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.trim(), trimValue(v)]));
+}
+
+/** Empty: absent, an empty string, or a list/map with nothing filled in. (Unlike PHP's empty(), "0" is an answer.) */
+function isEmptyValue(value: FieldValue | undefined): boolean {
+  if (value === undefined || typeof value === 'string') return !value;
+  return (Array.isArray(value) ? value : Object.values(value)).every(isEmptyValue);
+}
+
+function positiveInt(value: FieldValue | undefined): number | null {
+  return typeof value === 'string' && /^\d{1,10}$/.test(value.trim()) && Number(value) > 0 ? Number(value) : null;
+}
+
+function stringOf(value: FieldValue | undefined): string {
+  return typeof value === 'string' ? value : '';
+}

@@ -1,0 +1,99 @@
+/**
+ * The one seam every outgoing email goes through (WordPress's wp_mail()). Real SMTP when SMTP_URL
+ * is configured; otherwise each message is written as an `.eml` file into `<dataDir>/outbox`, so
+ * a new user running the embedded default can open what would have been sent.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { SendMailOptions, Transporter } from 'nodemailer';
+import { Logger } from '../logger';
+
+/** One outgoing email. Addresses may be bare (`a@b.c`) or named (`Name <a@b.c>`). */
+export interface MailMessage {
+  to: string | string[];
+  /** Defaults to the mailer's default sender (WordPress's `wordpress@<site host>`). */
+  from?: string;
+  replyTo?: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Extra headers, e.g. `{'Auto-Submitted': 'auto-generated'}`. */
+  headers?: Record<string, string>;
+  /** The Message-ID (`<id@host>`), when the sender keeps one (support replies: a re-send is the same message). */
+  messageId?: string;
+  /** Threading: the Message-ID this message answers, and the thread's Message-IDs, oldest first. */
+  inReplyTo?: string;
+  references?: string[];
+  attachments?: MailAttachment[];
+}
+
+/** A file sent with a message. */
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType?: string;
+}
+
+export interface Mailer {
+  /** Sends (or files) the message; rejects when the transport refuses it. */
+  send(message: MailMessage): Promise<void>;
+}
+
+export interface MailerOptions {
+  /** `smtp://user:pass@host:587` or `smtps://…:465`; absent = write `.eml` files to `outboxDir`. */
+  smtpUrl?: string;
+  outboxDir: string;
+  /** The sender used when a message names none; asked once per message (it can depend on options). */
+  defaultFrom: () => Promise<string>;
+  logger: Logger;
+}
+
+/** The mailer for a configuration: SMTP when a URL is set, the outbox folder otherwise. */
+export function createMailer(options: MailerOptions): Mailer {
+  return options.smtpUrl ? new SmtpMailer(options.smtpUrl, options.defaultFrom) : new OutboxMailer(options);
+}
+
+/** Real delivery through an SMTP server. The transport is made on first use, so an unused mailer costs nothing. */
+class SmtpMailer implements Mailer {
+  private transport: Transporter | null = null;
+
+  constructor(private readonly url: string, private readonly defaultFrom: () => Promise<string>) {}
+
+  async send(message: MailMessage): Promise<void> {
+    this.transport ??= nodemailer.createTransport(this.url);
+    await this.transport.sendMail(await toNodemailer(message, this.defaultFrom));
+  }
+}
+
+/** Writes each message, fully encoded as it would travel, to `<outbox>/<time>-<random>.eml`. */
+class OutboxMailer implements Mailer {
+  private readonly transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+
+  constructor(private readonly options: MailerOptions) {}
+
+  async send(message: MailMessage): Promise<void> {
+    const info = await this.transport.sendMail(await toNodemailer(message, this.options.defaultFrom));
+    await fs.mkdir(this.options.outboxDir, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const file = path.join(this.options.outboxDir, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
+    await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+    this.options.logger.info('email written to the outbox (set SMTP_URL to send it)', { file });
+  }
+}
+
+async function toNodemailer(message: MailMessage, defaultFrom: () => Promise<string>): Promise<SendMailOptions> {
+  return {
+    from: message.from || (await defaultFrom()),
+    to: message.to,
+    replyTo: message.replyTo,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    headers: message.headers,
+    messageId: message.messageId,
+    inReplyTo: message.inReplyTo,
+    references: message.references,
+    attachments: message.attachments,
+  };
+}

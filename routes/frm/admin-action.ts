@@ -1,0 +1,89 @@
+/**
+ * `admin-ajax.php?action=frm_admin_action`: the admin's operations, named by `_frm_admin_action`.
+ * Signed-in users only (no nopriv hook: signed-out callers get WordPress's `0`/400). Order, as core
+ * handlers do it: the admin nonce (check_ajax_referer: `-1` with 403), then `edit_forms`, then the
+ * sub-operation's arguments (schema/frm/), then the operation. Answers are wp_send_json_success/error.
+ */
+import * as admin from '../../lib/forms/admin';
+import { AjaxAction, AjaxRequest } from '../../lib/wp/ajax/dispatcher';
+import { AjaxResponse, wpDie, wpSendJsonError, wpSendJsonSuccess } from '../../lib/wp/ajax/response';
+import { WpError, isWpError } from '../../lib/wp/errors';
+import { ArgSchema, ArgsSpec, CompiledArgs, compileArgs, validateArgs } from '../../lib/wp/rest/args';
+import payloads from '../../schema/frm/admin-payloads.json';
+import formMessages from '../../schema/frm/form-messages.json';
+import formSettings from '../../schema/frm/form-settings.json';
+
+/** The nonce action the admin screens print (wp_create_nonce('frm_admin_action')). */
+export const ADMIN_NONCE_ACTION = 'frm_admin_action';
+
+type Params = Record<string, any>;
+interface Operation {
+  args: CompiledArgs;
+  run(req: AjaxRequest, p: Params): Promise<AjaxResponse>;
+}
+
+const formFields = { settings: formSettings as ArgSchema, messages: formMessages as ArgSchema };
+const argsOf = (spec: ArgsSpec): CompiledArgs => compileArgs(spec);
+const actorOf = (req: AjaxRequest): admin.AdminActor => ({ id: req.user.id, unfilteredHtml: req.user.can('unfiltered_html') });
+const ok = async (data: Promise<unknown>) => wpSendJsonSuccess(await data);
+
+const OPERATIONS: Record<string, Operation> = {
+  create_form: {
+    args: argsOf({ ...(payloads.create_form as ArgsSpec), ...formFields }),
+    run: (req, p) => ok(admin.createForm(req.site, actorOf(req), p as admin.FormPayload & { title: string })),
+  },
+  save_form: {
+    args: argsOf({ ...(payloads.save_form as ArgsSpec), ...formFields }),
+    run: (req, p) => ok(admin.saveForm(req.site, actorOf(req), p.form_id, p)),
+  },
+  delete_form: {
+    args: argsOf(payloads.delete_form as ArgsSpec),
+    run: (req, p) => ok(admin.deleteForm(req.site, p.form_id)),
+  },
+  list_submissions: {
+    args: argsOf(payloads.list_submissions as ArgsSpec),
+    run: (req, p) => ok(admin.listSubmissions(req.site, p.form_id, p.page, p.per_page, p.spam)),
+  },
+  bulk_delete_submissions: {
+    args: argsOf(payloads.bulk_delete_submissions as ArgsSpec),
+    run: (req, p) => ok(admin.bulkDeleteSubmissions(req.site, p.form_id, p.ids)),
+  },
+  unmark_spam: {
+    args: argsOf(payloads.unmark_spam as ArgsSpec),
+    run: (req, p) => ok(admin.unmarkSpam(req.site, p.form_id, p.ids)),
+  },
+  export_submissions: {
+    args: argsOf(payloads.export_submissions as ArgsSpec),
+    run: async (req, p) => {
+      const { filename, csv } = await admin.exportSubmissions(req.site, p.form_id, p.spam);
+      return new AjaxResponse(csv, 200, 'text/csv; charset=UTF-8', { 'Content-Disposition': `attachment; filename="${filename}"` });
+    },
+  },
+};
+
+async function handleAdminAction(req: AjaxRequest): Promise<AjaxResponse> {
+  // WP: check_ajax_referer($action): the nonce is `_ajax_nonce`, else `_wpnonce`, from $_REQUEST.
+  const nonce = req.params._ajax_nonce ?? req.params._wpnonce;
+  if (!(await req.site.auth.verifyNonce(req.user, nonce, ADMIN_NONCE_ACTION))) return wpDie('-1', 403);
+  if (!req.user.can('edit_forms')) return errorAnswer(new WpError('frm_cannot_edit_forms', 'Sorry, you are not allowed to manage forms.', 403));
+  const name = req.params._frm_admin_action;
+  const operation = typeof name === 'string' && Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined;
+  if (!operation) return errorAnswer(new WpError('frm_unknown_admin_action', 'Unknown _frm_admin_action.', 400));
+  try {
+    return await operation.run(req, validateArgs(operation.args, req.params));
+  } catch (err) {
+    if (isWpError(err)) return errorAnswer(err);
+    throw err;
+  }
+}
+
+/** WP: wp_send_json_error(WP_Error): a list of `{code, message}`, one per message (invalid params each get one). */
+function errorAnswer(err: WpError): AjaxResponse {
+  const params = err.data.params;
+  const list = err.code === 'rest_invalid_param' && params && typeof params === 'object' && !Array.isArray(params)
+    ? Object.entries(params as Record<string, string>).map(([name, message]) => ({ code: err.code, message: `${name}: ${message}` }))
+    : [{ code: err.code, message: err.message }];
+  return wpSendJsonError(list, err.status);
+}
+
+export const adminAction: AjaxAction = { action: 'frm_admin_action', priv: handleAdminAction };

@@ -1,0 +1,27 @@
+/**
+ * `admin-ajax.php?action=frm_form_submit`: a visitor's submission, for signed-in and signed-out visitors
+ * alike (both hooks, one handler, as plugins register it). Answers JSON in the plugin family's shape.
+ */
+import { DEFAULT_MESSAGES } from '../../lib/forms/settings';
+import { SUBMIT_NONCE_ACTION, submitForm } from '../../lib/forms/submit';
+import { AjaxAction, AjaxRequest } from '../../lib/wp/ajax/dispatcher';
+import { AjaxResponse, wpSendJson } from '../../lib/wp/ajax/response';
+
+async function handleSubmit(req: AjaxRequest): Promise<AjaxResponse> {
+  try {
+    const result = await submitForm(req.site, {
+      fields: req.body,
+      userAgent: req.header('user-agent') ?? '',
+      ipAddress: req.ip,
+      refererUrl: req.header('referer') ?? '',
+      verifyNonce: async (nonce) => (await req.site.auth.verifyNonce(req.user, nonce, SUBMIT_NONCE_ACTION)) !== false,
+    });
+    return wpSendJson(result.body, result.status);
+  } catch (err) {
+    // CASE: the site failed (database down…). The visitor still gets the form's answer shape, never a notice.
+    req.site.logger.error('form submission failed', { error: err instanceof Error ? err.stack : String(err) });
+    return wpSendJson({ message: { type: 'error', text: DEFAULT_MESSAGES.error }, error: 'error' }, 500);
+  }
+}
+
+export const formSubmitAction: AjaxAction = { action: 'frm_form_submit', priv: handleSubmit, nopriv: handleSubmit };
