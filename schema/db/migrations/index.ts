@@ -1,5 +1,8 @@
 /** Every migration of the plugin-owned tables, in the order they were written. */
 import { Migration } from '../../../lib/wp/db/migrate';
 import { createRateLimits } from './20261122-01-create-rate-limits';
+import { createRequestKeys } from './20261122-02-create-request-keys';
+import { createJobs } from './20261122-03-create-jobs';
+import { createFrmSubmissions } from './20261122-10-create-frm-submissions';
 
-export const MIGRATIONS: Migration[] = [createRateLimits];
+export const MIGRATIONS: Migration[] = [createRateLimits, createRequestKeys, createJobs, createFrmSubmissions];
