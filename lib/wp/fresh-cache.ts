@@ -54,3 +54,55 @@ export class FreshCache<K, V> {
     this.entries.set(key, entry);
   }
 }
+
+/**
+ * A cache for values that are costly to load (list pages, counts): a value younger than `softMs` is
+ * served as is; between `softMs` and `hardMs` it is still served while one reload runs in the background;
+ * older, the caller waits for a reload. Requests never wait for a reload while a fresh-enough value
+ * exists, and a value is never older than `hardMs` plus the time its reload takes.
+ */
+export class RevalidatingCache<K, V> {
+  private readonly entries = new Map<K, { value: V; loadedAt: number; reloading: Promise<V> | null }>();
+  private readonly pending = new Map<K, Promise<V>>();
+
+  /**
+   * A value's age counts from the moment its load STARTED (what it reflects), so `hardMs` just under the
+   * 2-second bound keeps every answer within it, while leaving a slow reload most of that time.
+   */
+  constructor(private readonly softMs = 250, private readonly hardMs = 1900, private readonly maxEntries = 1000) {}
+
+  async get(key: K, load: () => Promise<V>): Promise<V> {
+    const entry = this.entries.get(key);
+    const age = entry ? performance.now() - entry.loadedAt : Infinity;
+    if (entry && age < this.softMs) return entry.value;
+    if (entry && age < this.hardMs) {
+      entry.reloading ??= this.reload(key, load).catch(() => entry.value).finally(() => { entry.reloading = null; });
+      return entry.value;
+    }
+    return this.reload(key, load);
+  }
+
+  /** Forgets everything (after this process changed what the values are computed from). */
+  invalidate(): void {
+    this.entries.clear();
+    this.pending.clear();
+  }
+
+  private reload(key: K, load: () => Promise<V>): Promise<V> {
+    const running = this.pending.get(key);
+    if (running) return running;
+    const started = performance.now();
+    const loading = load().then((value) => {
+      // A reload that began before an invalidation must not put its stale result back.
+      if (this.pending.get(key) === loading) {
+        if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
+        this.entries.set(key, { value, loadedAt: started, reloading: null });
+      }
+      return value;
+    }).finally(() => {
+      if (this.pending.get(key) === loading) this.pending.delete(key);
+    });
+    this.pending.set(key, loading);
+    return loading;
+  }
+}

@@ -3,6 +3,7 @@
  * and opened as a Site whose clock stands at the moment the credentials were issued.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Express } from 'express';
 import { openSite } from '../../lib/boot';
@@ -45,11 +46,18 @@ export async function loadOracleInto(scratch: ScratchDatabase): Promise<void> {
   }
 }
 
+/** Each scratch database gets its own data folder (uploads, outbox), so suites never share files. */
+const dataDirs = new WeakMap<ScratchDatabase, string>();
+
 export function oracleConfig(scratch: ScratchDatabase): SiteConfig {
+  let dataDir = dataDirs.get(scratch);
+  if (!dataDir) {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-oracle-'));
+    dataDirs.set(scratch, dataDir);
+  }
   return {
     source: 'env', description: 'oracle', db: scratch.target, tablePrefix: 'wp_', multisite: false, blogId: 1,
-    salts: ORACLE_SALTS, environmentType: 'local', dataDir: path.dirname(scratch.target.client === 'sqlite' ? scratch.target.filename : '.'),
-    seedDemo: false,
+    salts: ORACLE_SALTS, environmentType: 'local', dataDir, seedDemo: false,
   };
 }
 
@@ -64,6 +72,7 @@ export async function openOracle(): Promise<OracleSite> {
     async close() {
       await site.db.close();
       await scratch.drop();
+      fs.rmSync(site.config.dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -4,14 +4,15 @@
  */
 import { inTransaction } from '../../wp/db/transaction';
 import { Site } from '../../wp/site';
+import { forgetTicketLists } from './list';
 import { enqueueJob } from '../jobs/enqueue';
 import { Actor } from './actor';
 import { RequestKey, claimRequestKey, recordRequestResult, requestHash, storedResult } from './idempotency';
 import { ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
-import { Conversation, IncomingFile } from './types';
-import { attachFiles, checkFileCount, writeContext } from './write-context';
-import { insertMessage, insertTicket } from './writes';
+import { AuthorKind, Conversation, IncomingFile } from './types';
+import { attachFiles, checkFileCount, prepareWriteContext } from './write-context';
+import { WriteContext, insertMessage, insertTicket } from './writes';
 
 export interface NewTicket {
   subject: string;
@@ -33,26 +34,57 @@ export async function createTicket(site: Site, actor: Actor, input: NewTicket): 
   const rk: RequestKey | null = input.requestKey
     ? { userId: actor.userId, scope: 'ticket', key: input.requestKey, request: requestOf(input) }
     : null;
+  // Read what the write needs before the transaction: on SQLite it holds the only connection.
+  const withTransaction = await prepareWriteContext(site);
   const id = await inTransaction(site.db, async (trx) => {
-    const ctx = await writeContext(site, trx);
+    const ctx = withTransaction(trx);
     if (rk && !(await claimRequestKey(trx, site.db, rk, ctx.nowSeconds))) return null;
-    const ticketId = await insertTicket(ctx, {
-      subject: input.subject, customerId: actor.userId, customerName: actor.name, customerEmail: actor.email,
-      source: input.source, priority: 'normal',
+    const { ticketId } = await openTicket(site, ctx, {
+      subject: input.subject, body: input.body, source: input.source, files: input.files,
+      customer: { userId: actor.userId, name: actor.name, email: actor.email }, authorKind: actor.agent ? 'agent' : 'customer',
     });
-    const message = await insertMessage(ctx, {
-      ticketId, body: input.body, visibility: 'public', authorId: actor.userId, authorName: actor.name,
-      authorEmail: actor.email, authorKind: actor.agent ? 'agent' : 'customer',
-    });
-    await attachFiles(site, ctx, message.id, actor.userId, input.files);
-    await enqueueJob(trx, site.db.tables, 'team_alert', { event: 'ticket_created', ticket_id: ticketId, message_id: message.id }, ctx.nowSeconds);
     if (rk) await recordRequestResult(trx, site.db, rk, ticketId);
     return ticketId;
   });
+  forgetTicketLists(site);
   const ticketId = id ?? (await storedResult(site.db, rk as RequestKey));
   const ticket = await findTicket(site.db, ticketId);
   if (!ticket) throw ticketNotFound();
   return { conversation: await loadConversation(site.db, ticket, true), replayed: id === null };
+}
+
+/** A new ticket whoever opens it (signed-in user, incoming email): who the customer is and the first message. */
+export interface TicketOpening {
+  subject: string;
+  body: string;
+  source: string;
+  customer: { userId: number; name: string; email: string };
+  authorKind: AuthorKind;
+  files?: IncomingFile[];
+  /** Key of the mailbox an emailed ticket arrived in (`_svc_mailbox`). */
+  mailbox?: string;
+  /** The first message's own RFC 5322 Message-ID (an email's); one is made when absent. */
+  messageId?: string | null;
+  inReplyTo?: string | null;
+}
+
+/**
+ * Writes a new ticket inside the caller's transaction: the ticket, its first message and files, and
+ * the `ticket_created` event for the team alert (committed with the ticket, or not at all).
+ */
+export async function openTicket(site: Site, ctx: WriteContext & { nowSeconds: number }, o: TicketOpening): Promise<{ ticketId: number; messageId: number }> {
+  const { customer } = o;
+  const ticketId = await insertTicket(ctx, {
+    subject: o.subject, customerId: customer.userId, customerName: customer.name, customerEmail: customer.email,
+    source: o.source, priority: 'normal', mailbox: o.mailbox,
+  });
+  const message = await insertMessage(ctx, {
+    ticketId, body: o.body, visibility: 'public', authorId: customer.userId, authorName: customer.name,
+    authorEmail: customer.email, authorKind: o.authorKind, messageId: o.messageId ?? undefined, inReplyTo: o.inReplyTo,
+  });
+  await attachFiles(site, ctx, message.id, customer.userId, o.files);
+  await enqueueJob(ctx.trx, ctx.tables, 'team_alert', { event: 'ticket_created', ticket_id: ticketId, message_id: message.id }, ctx.nowSeconds);
+  return { ticketId, messageId: message.id };
 }
 
 /** What a repeat must match: the content, with files by their hash. */

@@ -10,7 +10,7 @@ import { Site } from '../../wp/site';
 import { enqueueJob } from '../jobs/enqueue';
 import { DELIVERY_META, POST_TYPE, groupMeta, toDelivery } from './rows';
 import { Delivery } from './types';
-import { writeContext } from './write-context';
+import { prepareWriteContext } from './write-context';
 import { setPostMeta } from './writes';
 
 export const MAX_DELIVERY_ATTEMPTS = 5;
@@ -18,12 +18,14 @@ export const MAX_DELIVERY_ATTEMPTS = 5;
 export type DeliveryAction = 'retry' | 'cancel';
 
 export async function actOnDelivery(site: Site, ticketId: number, deliveryId: number, action: DeliveryAction, attempts: number): Promise<Delivery> {
+  // Read what the write needs before the transaction: on SQLite it holds the only connection.
+  const withTransaction = await prepareWriteContext(site);
   await inTransaction(site.db, async (trx) => {
     const delivery = await findDelivery(site, ticketId, deliveryId, trx);
     if (delivery.attempts !== attempts) {
       throw new WpError('svc_delivery_conflict', 'The delivery has changed since this attempt count. Load it again and retry.', 409, { attempts: delivery.attempts, delivery_status: delivery.status });
     }
-    const ctx = await writeContext(site, trx);
+    const ctx = withTransaction(trx);
     const next = nextStatus(delivery, action);
     // The status row is the concurrency check: it moves only from the status just read.
     const moved = await trx(site.db.tables.postmeta)

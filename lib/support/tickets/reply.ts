@@ -6,13 +6,14 @@
 import { WpError } from '../../wp/errors';
 import { inTransaction } from '../../wp/db/transaction';
 import { Site } from '../../wp/site';
+import { forgetTicketLists } from './list';
 import { enqueueJob } from '../jobs/enqueue';
 import { Actor } from './actor';
 import { RequestKey, claimRequestKey, recordRequestResult, requestHash, storedResult } from './idempotency';
 import { canSeeTicket, ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
 import { Conversation, IncomingFile, Message, Ticket, TicketStatus, Visibility } from './types';
-import { attachFiles, checkFileCount, writeContext } from './write-context';
+import { attachFiles, checkFileCount, prepareWriteContext } from './write-context';
 import { WriteContext, advanceVersion, insertDelivery, insertMessage, touchTicket } from './writes';
 
 export interface NewReply {
@@ -37,44 +38,82 @@ export async function addReply(site: Site, actor: Actor, ticketId: number, input
   const rk: RequestKey | null = input.requestKey
     ? { userId: actor.userId, scope: `reply:${ticketId}`, key: input.requestKey, request: requestOf(input) }
     : null;
+  // Read what the write needs before the transaction: on SQLite it holds the only connection.
+  const withTransaction = await prepareWriteContext(site);
   const id = await inTransaction(site.db, async (trx) => {
     const ticket = await findTicket(site.db, ticketId, trx);
     if (!ticket || !canSeeTicket(actor, ticket)) throw ticketNotFound();
-    const ctx = await writeContext(site, trx);
+    const ctx = withTransaction(trx);
     if (rk && !(await claimRequestKey(trx, site.db, rk, ctx.nowSeconds))) return null;
     await advanceVersion(ctx, ticketId, input.version);
-    const messageId = await storeReply(site, ctx, actor, ticket, input);
+    const messageId = await storeReply(site, ctx, authorOf(actor), ticket, input);
     if (rk) await recordRequestResult(trx, site.db, rk, messageId);
     return messageId;
   });
+  forgetTicketLists(site);
   const messageId = id ?? (await storedResult(site.db, rk as RequestKey));
   return { ...(await reload(site, ticketId, messageId)), replayed: id === null };
 }
 
-async function storeReply(site: Site, ctx: WriteContext & { nowSeconds: number }, actor: Actor, ticket: Ticket, input: NewReply): Promise<number> {
+/** Who a reply is from, whether a signed-in user or the sender of an email. */
+export interface ReplyAuthor {
+  userId: number;
+  name: string;
+  email: string;
+  kind: 'agent' | 'customer';
+}
+
+export interface ReplyContent {
+  body: string;
+  visibility: Visibility;
+  files?: IncomingFile[];
+  /** The reply's own Message-ID (an email's); one is made when absent. */
+  messageId?: string | null;
+  /** The Message-ID it answers; by default the ticket's latest message. */
+  inReplyTo?: string | null;
+}
+
+/**
+ * Writes a reply inside the caller's transaction (the caller has moved the version) and what it sets
+ * in motion: a customer's public reply reopens the ticket and records `customer_replied`; an agent's
+ * public reply sets it to waiting and queues the email to the customer; an internal note changes
+ * neither. Every reply moves the last-activity time.
+ */
+export async function storeReply(site: Site, ctx: WriteContext & { nowSeconds: number }, author: ReplyAuthor, ticket: Ticket, content: ReplyContent): Promise<number> {
   const { trx } = ctx;
-  const last = await trx(ctx.tables.postmeta).join(ctx.tables.posts, 'ID', 'post_id')
-    .where({ post_parent: ticket.id, post_type: 'svc_message', meta_key: '_svc_message_id' })
-    .orderBy('post_date', 'desc').orderBy('ID', 'desc').first('meta_value');
+  const inReplyTo = content.inReplyTo !== undefined ? content.inReplyTo : await latestMessageId(ctx, ticket.id);
   const message = await insertMessage(ctx, {
-    ticketId: ticket.id, body: input.body, visibility: input.visibility, authorId: actor.userId, authorName: actor.name,
-    authorEmail: actor.email, authorKind: actor.agent ? 'agent' : 'customer', inReplyTo: last?.meta_value ?? null,
+    ticketId: ticket.id, body: content.body, visibility: content.visibility, authorId: author.userId, authorName: author.name,
+    authorEmail: author.email, authorKind: author.kind, messageId: content.messageId ?? undefined, inReplyTo,
   });
-  await attachFiles(site, ctx, message.id, actor.userId, input.files);
-  await touchTicket(ctx, ticket.id, nextStatus(actor, ticket, input.visibility));
-  if (!actor.agent) {
+  await attachFiles(site, ctx, message.id, author.userId, content.files);
+  await touchTicket(ctx, ticket.id, nextStatus(author, ticket, content.visibility));
+  if (content.visibility === 'internal') return message.id;
+  if (author.kind === 'customer') {
     await enqueueJob(trx, ctx.tables, 'team_alert', { event: 'customer_replied', ticket_id: ticket.id, message_id: message.id }, ctx.nowSeconds);
-  } else if (input.visibility === 'public' && ticket.customerEmail) {
+  } else if (ticket.customerEmail) {
     const deliveryId = await insertDelivery(ctx, { messageId: message.id, recipient: ticket.customerEmail });
     await enqueueJob(trx, ctx.tables, 'email_delivery', { delivery_id: deliveryId }, ctx.nowSeconds);
   }
   return message.id;
 }
 
-function nextStatus(actor: Actor, ticket: Ticket, visibility: Visibility): TicketStatus | undefined {
-  if (!actor.agent) return ticket.status === 'open' ? undefined : 'open';
+function authorOf(actor: Actor): ReplyAuthor {
+  return { userId: actor.userId, name: actor.name, email: actor.email, kind: actor.agent ? 'agent' : 'customer' };
+}
+
+/** The Message-ID of the ticket's latest message, which a new reply answers. */
+async function latestMessageId(ctx: WriteContext, ticketId: number): Promise<string | null> {
+  const last = await ctx.trx(ctx.tables.postmeta).join(ctx.tables.posts, 'ID', 'post_id')
+    .where({ post_parent: ticketId, post_type: 'svc_message', meta_key: '_svc_message_id' })
+    .orderBy('post_date', 'desc').orderBy('ID', 'desc').first('meta_value');
+  return last?.meta_value ?? null;
+}
+
+function nextStatus(author: ReplyAuthor, ticket: Ticket, visibility: Visibility): TicketStatus | undefined {
   if (visibility === 'internal') return undefined;
-  return ticket.status === 'waiting' ? undefined : 'waiting';
+  const next: TicketStatus = author.kind === 'customer' ? 'open' : 'waiting';
+  return ticket.status === next ? undefined : next;
 }
 
 async function reload(site: Site, ticketId: number, messageId: number): Promise<Omit<AddedReply, 'replayed'>> {

@@ -36,6 +36,8 @@ export const DELIVERY_META = {
 } as const;
 
 export const ATTACHED_FILE_META = '_wp_attached_file';
+/** The Content-ID of an email's inline image, so an HTML view can resolve its `cid:` links to the file. */
+export const CONTENT_ID_META = '_svc_content_id';
 
 export function postStatusOf(status: TicketStatus): string {
   return STATUS_TO_POST[status];

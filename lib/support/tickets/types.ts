@@ -76,4 +76,6 @@ export interface IncomingFile {
   filename: string;
   mimeType: string;
   data: Buffer;
+  /** An email part's Content-ID (without `<>`), for inline images. */
+  contentId?: string;
 }

@@ -5,13 +5,14 @@
 import { WpError } from '../../wp/errors';
 import { inTransaction } from '../../wp/db/transaction';
 import { Site } from '../../wp/site';
+import { forgetTicketLists } from './list';
 import { readSettings } from '../settings';
 import { Actor } from './actor';
 import { canSeeTicket, checkEditableFields, checkStatusMove, staleVersion, ticketNotFound } from './policy';
 import { TICKET_META } from './rows';
 import { findTicket } from './store';
 import { Ticket, TicketPriority, TicketStatus } from './types';
-import { writeContext } from './write-context';
+import { prepareWriteContext } from './write-context';
 import { advanceVersion, setPostMeta, touchTicket } from './writes';
 
 export interface TicketChanges {
@@ -27,6 +28,8 @@ export async function updateTicket(site: Site, actor: Actor, ticketId: number, c
   const fields = (['status', 'priority', 'assignee'] as const).filter((f) => changes[f] !== undefined);
   const fieldError = checkEditableFields(actor, fields);
   if (changes.assignee) await checkAssignee(site, changes.assignee);
+  // Read what the write needs before the transaction: on SQLite it holds the only connection.
+  const withTransaction = await prepareWriteContext(site);
   await inTransaction(site.db, async (trx) => {
     const ticket = await findTicket(site.db, ticketId, trx);
     if (!ticket || !canSeeTicket(actor, ticket)) throw ticketNotFound();
@@ -35,7 +38,7 @@ export async function updateTicket(site: Site, actor: Actor, ticketId: number, c
       const moveError = checkStatusMove(actor, ticket.status, changes.status, settings);
       if (moveError) throw moveError;
     }
-    const ctx = await writeContext(site, trx);
+    const ctx = withTransaction(trx);
     if (!differs(ticket, changes)) {
       if (ticket.version !== changes.version) throw staleVersion(ticket.version);
       return;
@@ -45,6 +48,7 @@ export async function updateTicket(site: Site, actor: Actor, ticketId: number, c
     if (changes.assignee !== undefined) await setPostMeta(ctx, ticketId, TICKET_META.assignee, changes.assignee || null);
     await touchTicket(ctx, ticketId, changes.status);
   });
+  forgetTicketLists(site);
   const updated = await findTicket(site.db, ticketId);
   if (!updated) throw ticketNotFound();
   return updated;

@@ -8,9 +8,17 @@ import { MAX_FILES_PER_MESSAGE, cleanFilename, removeAttachmentFiles, saveAttach
 import { IncomingFile } from './types';
 import { WriteContext, insertAttachment } from './writes';
 
-export async function writeContext(site: Site, trx: Knex.Transaction): Promise<WriteContext & { nowSeconds: number }> {
+/**
+ * Reads what a write needs from the site (home URL, site time) BEFORE its transaction opens: on SQLite
+ * the transaction holds the only connection, so an option read that missed the cache inside it would
+ * wait on itself. Every ticket write takes its context from here.
+ */
+export async function prepareWriteContext(site: Site): Promise<(trx: Knex.Transaction) => WriteContext & { nowSeconds: number }> {
   const now = site.clock.now();
-  return { trx, tables: site.db.tables, home: await site.homeUrl(), dates: await siteDates(site.options, now), nowSeconds: unixSeconds(site.clock) };
+  const home = await site.homeUrl();
+  const dates = await siteDates(site.options, now);
+  const nowSeconds = unixSeconds(site.clock);
+  return (trx) => ({ trx, tables: site.db.tables, home, dates, nowSeconds });
 }
 
 export function checkFileCount(files: IncomingFile[] | undefined): void {
@@ -32,6 +40,7 @@ export async function attachFiles(site: Site, ctx: WriteContext, messageId: numb
       written.push(relative);
       await insertAttachment(ctx, {
         messageId, authorId, filename: cleanFilename(file.filename), mimeType: storedMimeType(file.data, file.mimeType), file: relative,
+        contentId: file.contentId,
       });
     }
   } catch (err) {

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { Knex } from 'knex';
 import { Tables } from '../../wp/db/tables';
 import { addPostMeta, insertPost } from '../../wp/posts';
-import { DELIVERY_META, MESSAGE_META, POST_TYPE, TICKET_META, postStatusOf, ATTACHED_FILE_META } from './rows';
+import { DELIVERY_META, MESSAGE_META, POST_TYPE, TICKET_META, postStatusOf, ATTACHED_FILE_META, CONTENT_ID_META } from './rows';
 import { AuthorKind, TicketPriority, TicketStatus, Visibility } from './types';
 import { staleVersion } from './policy';
 
@@ -84,12 +84,14 @@ export function makeMessageId(home: string, ticketId: number, messageId: number)
   return `<svc.${ticketId}.${messageId}.${randomBytes(6).toString('hex')}@${host}>`;
 }
 
-export async function insertAttachment(ctx: WriteContext, a: { messageId: number; authorId: number; filename: string; mimeType: string; file: string }): Promise<number> {
+export async function insertAttachment(ctx: WriteContext, a: { messageId: number; authorId: number; filename: string; mimeType: string; file: string; contentId?: string }): Promise<number> {
   const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
     post_type: POST_TYPE.attachment, post_status: 'inherit', post_title: a.filename, post_name: `svc-file-${randomBytes(6).toString('hex')}`,
     post_author: a.authorId, post_parent: a.messageId, post_mime_type: a.mimeType, date: ctx.dates,
   });
-  await addPostMeta(ctx.trx, ctx.tables, id, { [ATTACHED_FILE_META]: a.file });
+  const meta: Record<string, string> = { [ATTACHED_FILE_META]: a.file };
+  if (a.contentId) meta[CONTENT_ID_META] = a.contentId;
+  await addPostMeta(ctx.trx, ctx.tables, id, meta);
   return id;
 }
 
@@ -120,6 +122,17 @@ export async function advanceVersion(ctx: WriteContext, ticketId: number, expect
     return next;
   }
   throw staleVersion(Number(row?.meta_value ?? 0) || 0);
+}
+
+/**
+ * Moves the version forward by one from whatever it is now, for writes that carry no version (an
+ * incoming email). The database does the arithmetic, so concurrent bumps never lose one.
+ */
+export async function bumpVersion(ctx: WriteContext, ticketId: number): Promise<void> {
+  const changed = await ctx.trx(ctx.tables.postmeta).where({ post_id: ticketId, meta_key: TICKET_META.version })
+    .update({ meta_value: ctx.trx.raw('meta_value + 1') });
+  // A ticket written without a version (older data) starts counting here.
+  if (!changed) await addPostMeta(ctx.trx, ctx.tables, ticketId, { [TICKET_META.version]: 1 });
 }
 
 /** Records last activity (list order) and, optionally, a new status. */

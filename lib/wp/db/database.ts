@@ -58,7 +58,10 @@ function configureMysqlSession(conn: any, done: (err: Error | null, conn: unknow
   conn.query('SELECT @@SESSION.sql_mode AS mode', (err: Error | null, rows: Array<{ mode: string }>) => {
     if (err) return done(err, conn);
     const modes = String(rows[0]?.mode ?? '').split(',').filter((m) => m && !incompatible.includes(m.toUpperCase()));
-    conn.query(`SET SESSION sql_mode = ?`, [modes.join(',')], (setErr: Error | null) => done(setErr, conn));
+    // Our queries ask for a page of posts matching conditions on their meta (EXISTS per post): checking
+    // each post in index order and stopping after the page beats materializing every matching meta row.
+    conn.query(`SET SESSION sql_mode = ?, SESSION optimizer_switch = 'materialization=off'`, [modes.join(',')],
+      (setErr: Error | null) => done(setErr, conn));
   });
 }
 

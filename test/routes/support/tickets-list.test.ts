@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import { API, as, ticketIdsOwnedBy } from '../../harness/support';
 import { OracleSite, openOracle } from '../../harness/oracle';
+import { eventually } from '../../harness/eventually';
 
 describe('GET /support/v1/tickets', function () {
   let oracle: OracleSite;
@@ -84,18 +85,42 @@ describe('GET /support/v1/tickets', function () {
     assert.equal(past.body.code, 'rest_post_invalid_page_number');
   });
 
-  it('costs one query for the page and one for its meta once the total is cached', async () => {
-    await as(oracle.app, 'agent1').get(`${API}/tickets?status=open`);
+  const queriesOf = async (send: () => Promise<unknown>) => {
     const seen: string[] = [];
     const listener = (q: { sql: string }) => seen.push(q.sql);
     oracle.site.db.knex.on('query', listener);
     try {
-      const res = await as(oracle.app, 'agent1').get(`${API}/tickets?status=open`);
-      assert.equal(res.status, 200);
+      await send();
     } finally {
       oracle.site.db.knex.removeListener('query', listener);
     }
-    const ticketQueries = seen.filter((sql) => /wp_posts|wp_postmeta/.test(sql) && !/svc_/.test(sql));
-    assert.equal(ticketQueries.length, 2, ticketQueries.join('\n'));
+    return seen.filter((sql) => /wp_posts|wp_postmeta/.test(sql) && !/svc_/.test(sql));
+  };
+
+  it('serves the first pages from the cache once warm, and any later page with one query for the page and one for its meta', async () => {
+    await as(oracle.app, 'agent1').get(`${API}/tickets?priority=normal&per_page=10`);
+    assert.deepEqual(await queriesOf(() => as(oracle.app, 'agent1').get(`${API}/tickets?priority=normal&per_page=10&page=3`)), []);
+    const later = await queriesOf(() => as(oracle.app, 'agent1').get(`${API}/tickets?priority=normal&per_page=10&page=11`));
+    assert.equal(later.length, 2, later.join('\n'));
+    assert.match(later[0] as string, /limit/i);
+    assert.match(later[1] as string, /wp_postmeta.*in \(/i);
+  });
+
+  it('shows this process\'s own changes at once', async () => {
+    await as(oracle.app, 'agent1').get(`${API}/tickets`);
+    const created = await as(oracle.app, 'customer1').post(`${API}/tickets`).send({ subject: 'Fresh one', body: 'x' });
+    const list = await as(oracle.app, 'agent1').get(`${API}/tickets`);
+    assert.equal(list.body[0].id, created.body.id);
+    assert.equal(list.headers['x-wp-total'], '201');
+  });
+
+  it('shows a ticket changed by PHP behind its back within 2 seconds', async () => {
+    const first = await as(oracle.app, 'agent1').get(`${API}/tickets?status=waiting`);
+    const target = (await as(oracle.app, 'agent1').get(`${API}/tickets?status=resolved&per_page=1`)).body[0].id;
+    await oracle.site.db.knex('wp_posts').where({ ID: target }).update({ post_status: 'svc-waiting', post_modified: '2027-01-01 00:00:00' });
+    const started = Date.now();
+    await eventually(async () => (await as(oracle.app, 'agent1').get(`${API}/tickets?status=waiting`)).body[0]?.id === target, 2000);
+    assert.ok(Date.now() - started < 2000);
+    assert.notEqual(first.body[0].id, target);
   });
 });
