@@ -15,7 +15,7 @@ import { uploadsDirOf } from './tickets/attachments';
 export const SETUP_FAILED_OPTION = 'svc_setup_failed';
 /** Marks the notices Understudy set itself: only those does it clear when its own check passes again. */
 const OWN_NOTICE = 'Understudy: ';
-const PLUGIN_TABLES = ['jobs', 'request_keys', 'rate_limits'];
+const PLUGIN_TABLES = ['jobs', 'request_keys', 'rate_limits', 'mail_receipts'];
 /** While the notice is on, the check runs again at most this often. */
 const RECHECK_MS = 10_000;
 

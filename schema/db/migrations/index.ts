@@ -3,6 +3,7 @@ import { Migration } from '../../../lib/wp/db/migrate';
 import { createRateLimits } from './20261122-01-create-rate-limits';
 import { createRequestKeys } from './20261122-02-create-request-keys';
 import { createJobs } from './20261122-03-create-jobs';
+import { createMailReceipts } from './20261122-04-create-mail-receipts';
 import { createFrmSubmissions } from './20261122-10-create-frm-submissions';
 
-export const MIGRATIONS: Migration[] = [createRateLimits, createRequestKeys, createJobs, createFrmSubmissions];
+export const MIGRATIONS: Migration[] = [createRateLimits, createRequestKeys, createJobs, createMailReceipts, createFrmSubmissions];

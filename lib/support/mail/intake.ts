@@ -1,0 +1,129 @@
+/**
+ * From a raw message to a stored outcome: parse, decide, and write the ticket or reply together with
+ * the receipt in one transaction. The caller answers 202 only after this returns, so an acknowledged
+ * message is committed, and a message whose transaction did not commit can be sent again safely.
+ * Mail that must not become conversation (auto-replies, bounces, bulk, our own mail coming back,
+ * repeats) is acknowledged too, with a receipt that says why nothing was stored: retrying it is useless.
+ */
+import { createHash } from 'node:crypto';
+import { inTransaction } from '../../wp/db/transaction';
+import { Site } from '../../wp/site';
+import { Mailbox } from '../mailboxes/store';
+import { EmailContent, EmailSender, addCustomerReplyFromEmail, addNoteFromEmail, openTicketFromEmail } from '../tickets/intake';
+import { forgetTicketLists } from '../tickets/list';
+import { WriteContext } from '../tickets/writes';
+import { prepareWriteContext } from '../tickets/write-context';
+import { invalidFields, missingFields } from './errors';
+import { automatedReason, isOwnMessageId } from './loops';
+import { ParsedEmail, parseEmail } from './parse';
+import { trimQuoted } from './quotes';
+import { Receipt, ReceiptKey, claimReceipt, completeReceipt, findReceipt } from './receipts';
+import { findStoredMessages, findThread, isCustomerOf } from './threading';
+
+/** What makes two deliveries the same message: the relay's delivery ID, else the message's identity. */
+export type Identity = { deliveryId: string } | { bodyHash: string; trustMessageId: boolean };
+
+export interface AcceptOptions {
+  /**
+   * Answer 422 for a message that cannot be read or has no sender (the inbound route). The relay has
+   * no 422 in its contract: there such mail is acknowledged and recorded as ignored.
+   */
+  strict: boolean;
+}
+
+export interface Accepted extends Receipt {
+  /** The receipt was stored by an earlier delivery of the same message. */
+  replayed: boolean;
+}
+
+type Outcome = Omit<Receipt, 'receiptId'>;
+type Ctx = WriteContext & { nowSeconds: number };
+
+export async function acceptEmail(site: Site, mailbox: Mailbox, raw: Buffer, identity: Identity, options: AcceptOptions): Promise<Accepted> {
+  const email = await parseOrNull(raw);
+  if (options.strict && !email) throw invalidFields(['message'], 'The message could not be parsed.');
+  if (options.strict && !email?.from) throw missingFields(['from']);
+  const key: ReceiptKey = { mailbox: mailbox.key, dedupeKey: dedupeKeyOf(identity, email) };
+  // Reads that do not go through the transaction happen before it opens: on SQLite it holds the only connection.
+  const sender = email?.from ? await senderOf(site, email.from) : null;
+  const prepare = await prepareWriteContext(site);
+  const receipt = await inTransaction(site.db, async (trx) => {
+    const ctx = prepare(trx);
+    const receiptId = await claimReceipt(trx, ctx.tables, key, ctx.nowSeconds);
+    if (!receiptId) return null;
+    const done: Receipt = { receiptId, ...(await storeEmail(site, ctx, mailbox, email, sender, raw)) };
+    await completeReceipt(trx, ctx.tables, done);
+    return done;
+  });
+  if (receipt) {
+    // This process's cached ticket lists must show the new ticket or the reply's new activity.
+    if (receipt.ticketId !== null) forgetTicketLists(site);
+    return { ...receipt, replayed: false };
+  }
+  const stored = await findReceipt(site.db, key);
+  if (!stored) throw new Error(`Mail receipt ${key.dedupeKey} was claimed but cannot be read.`);
+  return { ...stored, replayed: true };
+}
+
+async function storeEmail(site: Site, ctx: Ctx, mailbox: Mailbox, email: ParsedEmail | null, sender: EmailSender | null, raw: Buffer): Promise<Outcome> {
+  if (!email) return ignored('unreadable');
+  if (!sender) return ignored('no_sender');
+  const automated = automatedReason(email);
+  if (automated) return ignored(automated);
+  if (sender.address.toLowerCase() === mailbox.address.toLowerCase()) return ignored('own_address');
+  if (isOwnMessageId(email.messageId, ctx.home)) return ignored('loop');
+  const [known] = email.messageId ? await findStoredMessages(ctx.trx, site.db, [email.messageId]) : [];
+  // Our own message coming back is a loop; a customer's message we already hold is a repeat.
+  if (known) return ignored(known.authorKind === 'customer' ? 'duplicate' : 'loop');
+  const content = contentOf(email, raw);
+  const ticket = await findThread(ctx.trx, site.db, email, sender);
+  if (!ticket) {
+    const opened = await openTicketFromEmail(site, ctx, mailbox.key, sender, content);
+    return { outcome: 'ticket_created', reason: null, ticketId: opened.ticketId, messageId: opened.messageId };
+  }
+  if (isCustomerOf(sender, ticket)) {
+    return { outcome: 'reply_added', reason: null, ticketId: ticket.id, messageId: await addCustomerReplyFromEmail(site, ctx, ticket, sender, content) };
+  }
+  return { outcome: 'note_added', reason: null, ticketId: ticket.id, messageId: await addNoteFromEmail(site, ctx, ticket, sender, content) };
+}
+
+/** The message as conversation: trimmed text, its files, and the whole original as `original.eml`. */
+function contentOf(email: ParsedEmail, raw: Buffer): EmailContent {
+  return {
+    subject: email.subject || '(no subject)',
+    body: trimQuoted(email.text),
+    messageId: email.messageId,
+    inReplyTo: email.inReplyTo,
+    files: [...email.attachments, { filename: 'original.eml', mimeType: 'message/rfc822', data: raw }],
+  };
+}
+
+/** The From address, with the WordPress user who has it (their display name stands in for a missing one). */
+async function senderOf(site: Site, from: NonNullable<ParsedEmail['from']>): Promise<EmailSender> {
+  const user = await site.users.byEmail(from.address);
+  const agent = user ? (await site.capabilities.forUser(user)).can('svc_work_tickets') : false;
+  const name = from.name || user?.display_name || (from.address.split('@')[0] ?? '');
+  return { address: from.address, name, userId: user?.ID ?? 0, agent };
+}
+
+function dedupeKeyOf(identity: Identity, email: ParsedEmail | null): string {
+  if ('deliveryId' in identity) return `delivery:${identity.deliveryId}`;
+  if (identity.trustMessageId && email?.messageId) return `message-id:${sha256(email.messageId.toLowerCase())}`;
+  return `body:${identity.bodyHash}`;
+}
+
+async function parseOrNull(raw: Buffer): Promise<ParsedEmail | null> {
+  try {
+    return await parseEmail(raw);
+  } catch {
+    return null;
+  }
+}
+
+function ignored(reason: string): Outcome {
+  return { outcome: 'ignored', reason, ticketId: null, messageId: null };
+}
+
+export function sha256(data: Buffer | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}

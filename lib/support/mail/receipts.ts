@@ -1,0 +1,66 @@
+/**
+ * Receipts of accepted mail (`{p}svc_mail_receipts`). A receipt is claimed first thing in the
+ * transaction that stores the message, under a unique (mailbox, dedupe key): a concurrent duplicate
+ * waits for that transaction and then finds the key taken; a retry after a crash before the commit
+ * finds nothing and stores the message anew. The 202 is sent only after the commit, so a receipt ID
+ * the sender holds always names a stored outcome.
+ */
+import { randomBytes } from 'node:crypto';
+import { Knex } from 'knex';
+import { Database } from '../../wp/db/database';
+import { isDuplicateKeyError } from '../../wp/db/errors';
+import { Tables } from '../../wp/db/tables';
+
+/** What became of a message: a ticket, a reply, a note on a ticket, or nothing (with the reason). */
+export type ReceiptOutcome = 'ticket_created' | 'reply_added' | 'note_added' | 'ignored';
+
+export interface Receipt {
+  receiptId: string;
+  outcome: ReceiptOutcome;
+  reason: string | null;
+  ticketId: number | null;
+  messageId: number | null;
+}
+
+export interface ReceiptKey {
+  mailbox: string;
+  /** `delivery:<X-Svc-Delivery>`, `message-id:<sha256>` or `body:<sha256>` (docs/mail-intake.md). */
+  dedupeKey: string;
+}
+
+/** Claims the key inside `trx`; returns the new receipt ID, or null when another request holds the key. */
+export async function claimReceipt(trx: Knex.Transaction, tables: Tables, key: ReceiptKey, nowSeconds: number): Promise<string | null> {
+  const receiptId = randomBytes(16).toString('hex');
+  try {
+    // A savepoint keeps the outer transaction usable when the insert hits the unique key.
+    await trx.transaction(async (sp) => {
+      await sp(tables.svc('mail_receipts')).insert({
+        receipt_id: receiptId, mailbox: key.mailbox, dedupe_key: key.dedupeKey, outcome: 'pending', created_at: nowSeconds,
+      });
+    });
+    return receiptId;
+  } catch (err) {
+    if (isDuplicateKeyError(err)) return null;
+    throw err;
+  }
+}
+
+/** Records the outcome in the same transaction as the writes it describes. */
+export async function completeReceipt(trx: Knex.Transaction, tables: Tables, receipt: Receipt): Promise<void> {
+  await trx(tables.svc('mail_receipts')).where({ receipt_id: receipt.receiptId }).update({
+    outcome: receipt.outcome, reason: receipt.reason, ticket_id: receipt.ticketId, message_id: receipt.messageId,
+  });
+}
+
+export async function findReceipt(db: Database, key: ReceiptKey): Promise<Receipt | null> {
+  const row = await db.knex(db.tables.svc('mail_receipts')).where({ mailbox: key.mailbox, dedupe_key: key.dedupeKey })
+    .first('receipt_id', 'outcome', 'reason', 'ticket_id', 'message_id');
+  if (!row) return null;
+  return {
+    receiptId: String(row.receipt_id),
+    outcome: row.outcome as ReceiptOutcome,
+    reason: row.reason ?? null,
+    ticketId: row.ticket_id === null ? null : Number(row.ticket_id),
+    messageId: row.message_id === null ? null : Number(row.message_id),
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Which ticket an email belongs to. First by its threading headers: In-Reply-To, then References from
+ * the newest back, against the Message-IDs of this site's messages (`_svc_message_id`: the ones we
+ * sent and the ones we stored). Then by a ticket tag in the subject (`[#123]`, as our replies carry
+ * it; also `[Ticket #123]`), but only when the sender is that ticket's customer: a subject is easy to
+ * guess. Otherwise the email opens a new ticket.
+ */
+import { Knex } from 'knex';
+import { Database } from '../../wp/db/database';
+import { MESSAGE_META, POST_TYPE } from '../tickets/rows';
+import { findTicket } from '../tickets/store';
+import { EmailSender } from '../tickets/intake';
+import { Ticket } from '../tickets/types';
+import { ParsedEmail } from './parse';
+
+export interface StoredMessage {
+  messageId: string;
+  postId: number;
+  ticketId: number;
+  authorKind: string;
+}
+
+/** This site's messages with any of these Message-IDs (one query). */
+export async function findStoredMessages(trx: Knex.Transaction, db: Database, ids: string[]): Promise<StoredMessage[]> {
+  if (!ids.length) return [];
+  const { posts, postmeta } = db.tables;
+  const rows = await trx(`${postmeta} as m`)
+    .join(`${posts} as p`, 'p.ID', 'm.post_id')
+    .leftJoin(`${postmeta} as k`, (j) => j.on('k.post_id', '=', 'p.ID').andOnVal('k.meta_key', '=', MESSAGE_META.authorKind))
+    .where('m.meta_key', MESSAGE_META.messageId).whereIn('m.meta_value', ids).andWhere('p.post_type', POST_TYPE.message)
+    .orderBy('p.ID')
+    .select('m.meta_value as message_id', 'p.ID as post_id', 'p.post_parent as ticket_id', 'k.meta_value as kind');
+  return rows.map((r: Record<string, unknown>) => ({
+    messageId: String(r.message_id), postId: Number(r.post_id), ticketId: Number(r.ticket_id), authorKind: String(r.kind ?? 'customer'),
+  }));
+}
+
+/** The ticket the email continues, or null for a new conversation. */
+export async function findThread(trx: Knex.Transaction, db: Database, email: ParsedEmail, sender: EmailSender): Promise<Ticket | null> {
+  const candidates = [...(email.inReplyTo ? [email.inReplyTo] : []), ...[...email.references].reverse()];
+  const stored = await findStoredMessages(trx, db, [...new Set(candidates)]);
+  for (const id of candidates) {
+    // MySQL's _ci collations match IDs whatever their case; compare the same way here.
+    const hit = stored.find((m) => m.messageId.toLowerCase() === id.toLowerCase());
+    const ticket = hit ? await findTicket(db, hit.ticketId, trx) : null;
+    if (ticket) return ticket;
+  }
+  const tagged = ticketTag(email.subject);
+  if (tagged === null) return null;
+  const ticket = await findTicket(db, tagged, trx);
+  return ticket && isCustomerOf(sender, ticket) ? ticket : null;
+}
+
+/** The ticket number of a `[#123]` / `[Ticket #123]` tag in a subject, or null. */
+export function ticketTag(subject: string): number | null {
+  const match = /\[(?:[^\]\[#]*\s)?#(\d{1,18})\]/.exec(subject);
+  const id = match ? Number(match[1]) : NaN;
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** Storage map: the customer of a ticket is its post_author or its customer email (compared case-insensitively). */
+export function isCustomerOf(sender: EmailSender, ticket: Ticket): boolean {
+  if (sender.userId > 0 && ticket.customerId === sender.userId) return true;
+  return ticket.customerEmail !== '' && ticket.customerEmail.toLowerCase() === sender.address.toLowerCase();
+}
