@@ -4,6 +4,7 @@
  */
 import { Knex } from 'knex';
 import { Tables } from '../../wp/db/tables';
+import { ringJobBell } from './wake';
 
 export type JobKind = 'team_alert' | 'email_delivery';
 
@@ -16,5 +17,14 @@ export async function enqueueJob<K extends JobKind>(trx: Knex | Knex.Transaction
   const [id] = await trx(tables.svc('jobs')).insert({
     kind, payload: JSON.stringify(payload), status: 'queued', run_at: runAt, attempts: 0, created_at: nowSeconds, updated_at: nowSeconds,
   });
+  wakeWorkersAfterCommit(trx, kind);
   return Number(id);
+}
+
+/** The job is claimable only once the transaction commits; workers of this process are woken then. */
+function wakeWorkersAfterCommit(trx: Knex | Knex.Transaction, kind: string): void {
+  const committed = 'executionPromise' in trx ? trx.executionPromise : undefined;
+  if (!committed) return ringJobBell(kind);
+  // A rolled-back transaction enqueued nothing: no bell, and no unhandled rejection either.
+  committed.then(() => ringJobBell(kind), () => undefined);
 }

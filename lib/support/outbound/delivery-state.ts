@@ -1,0 +1,107 @@
+/**
+ * A delivery's state as its email is tried (storage: `svc_delivery` post, meta `_svc_delivery_status`,
+ * `_svc_attempts`, `_svc_last_error`): queued → sending (attempts + 1) → sent | failed. The agent's
+ * `cancel` and `retry` (tickets/deliveries.ts) act on the same rows; the attempt count is the
+ * compare-and-set both sides use, so an attempt and an agent's action never pass each other unseen.
+ *
+ * What the writes need from the site is read before each transaction opens (prepareWriteContext): a
+ * worker's option reads miss the cache, and inside the transaction they would wait for a second
+ * connection that SQLite does not have.
+ */
+import { Knex } from 'knex';
+import { inTransaction } from '../../wp/db/transaction';
+import { Site } from '../../wp/site';
+import { MAX_DELIVERY_ATTEMPTS } from '../tickets/deliveries';
+import { DELIVERY_META, POST_TYPE, groupMeta, toDelivery } from '../tickets/rows';
+import { findTicket, loadConversation } from '../tickets/store';
+import { Conversation, Delivery } from '../tickets/types';
+import { prepareWriteContext } from '../tickets/write-context';
+import { WriteContext, setPostMeta } from '../tickets/writes';
+
+export interface DeliveryAttempt {
+  delivery: Delivery;
+  conversation: Conversation;
+}
+
+/** Why there is nothing to send, or the attempt that has begun. */
+export type AttemptStart = { skipped: string } | DeliveryAttempt;
+
+/**
+ * Starts an attempt: a `queued` delivery (or one left `sending` by a crashed attempt) becomes
+ * `sending` with one more attempt. A cancelled, sent or failed delivery is left alone: a cancel before
+ * the job runs means nothing is sent, and a failed one waits for the agent's retry.
+ */
+export async function beginDeliveryAttempt(site: Site, deliveryId: number): Promise<AttemptStart> {
+  let skipped: string | null;
+  const prepare = await prepareWriteContext(site);
+  try {
+    skipped = await inTransaction(site.db, (trx) => startAttempt(site, deliveryId, prepare(trx)));
+  } catch (err) {
+    if (!(err instanceof ChangedMeanwhile)) throw err;
+    skipped = `delivery ${deliveryId} changed while the attempt started`;
+  }
+  if (skipped) return { skipped };
+  return loadAttempt(site, deliveryId);
+}
+
+/** Thrown inside the transaction to roll it back when another writer moved the delivery first. */
+class ChangedMeanwhile extends Error {}
+
+async function startAttempt(site: Site, deliveryId: number, ctx: WriteContext): Promise<string | null> {
+  const { trx } = ctx;
+  const delivery = await readDelivery(site, deliveryId, trx);
+  if (!delivery) return `delivery ${deliveryId} no longer exists`;
+  if (delivery.status !== 'queued' && delivery.status !== 'sending') return `delivery ${deliveryId} is ${delivery.status}`;
+  const meta = () => trx(site.db.tables.postmeta).where({ post_id: deliveryId });
+  if (delivery.attempts >= MAX_DELIVERY_ATTEMPTS) {
+    await meta().where({ meta_key: DELIVERY_META.status, meta_value: delivery.status }).update({ meta_value: 'failed' });
+    return `delivery ${deliveryId} has used its ${MAX_DELIVERY_ATTEMPTS} attempts`;
+  }
+  // Both moves are compare-and-set on what was read: an agent's cancel in between wins, and this attempt backs off.
+  if (delivery.status === 'queued') {
+    const moved = await meta().where({ meta_key: DELIVERY_META.status, meta_value: 'queued' }).update({ meta_value: 'sending' });
+    if (!moved) throw new ChangedMeanwhile();
+  }
+  const counted = await meta().where({ meta_key: DELIVERY_META.attempts, meta_value: String(delivery.attempts) })
+    .update({ meta_value: String(delivery.attempts + 1) });
+  if (!counted) throw new ChangedMeanwhile();
+  await trx(site.db.tables.posts).where({ ID: deliveryId }).update({ post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
+  return null;
+}
+
+/**
+ * Records how the attempt ended: `error` null for sent. A send that went out stands even if the
+ * agent cancelled meanwhile (a cancel cannot recall a message); a failure does not undo a cancel.
+ */
+export async function finishDeliveryAttempt(site: Site, deliveryId: number, error: string | null): Promise<void> {
+  const prepare = await prepareWriteContext(site);
+  await inTransaction(site.db, async (trx) => {
+    const ctx = prepare(trx);
+    const from = error === null ? ['sending', 'cancelled'] : ['sending'];
+    await trx(site.db.tables.postmeta).where({ post_id: deliveryId, meta_key: DELIVERY_META.status }).whereIn('meta_value', from)
+      .update({ meta_value: error === null ? 'sent' : 'failed' });
+    await setPostMeta(ctx, deliveryId, DELIVERY_META.lastError, (error ?? '').slice(0, 1000));
+    await trx(site.db.tables.posts).where({ ID: deliveryId }).update({ post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
+  });
+}
+
+async function loadAttempt(site: Site, deliveryId: number): Promise<AttemptStart> {
+  const { posts } = site.db.tables;
+  const message = await site.db.knex(`${posts} as d`).join(`${posts} as m`, 'm.ID', 'd.post_parent')
+    .where({ 'd.ID': deliveryId, 'm.post_type': POST_TYPE.message }).first('m.post_parent');
+  const ticket = message ? await findTicket(site.db, Number(message.post_parent)) : null;
+  if (!ticket) return { skipped: `the ticket of delivery ${deliveryId} no longer exists` };
+  const conversation = await loadConversation(site.db, ticket, true);
+  const delivery = conversation.deliveries.find((d) => d.id === deliveryId);
+  if (!delivery) return { skipped: `delivery ${deliveryId} no longer exists` };
+  return { delivery, conversation };
+}
+
+async function readDelivery(site: Site, deliveryId: number, trx: Knex.Transaction): Promise<Delivery | null> {
+  const { posts, postmeta } = site.db.tables;
+  const row = await trx(posts).where({ ID: deliveryId, post_type: POST_TYPE.delivery })
+    .first('ID', 'post_parent', 'post_status', 'post_date', 'post_modified', 'post_author');
+  if (!row) return null;
+  const meta = groupMeta(await trx(postmeta).select('post_id', 'meta_key', 'meta_value').where({ post_id: deliveryId }).orderBy('meta_id'));
+  return toDelivery(row, meta.get(deliveryId));
+}
