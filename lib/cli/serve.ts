@@ -13,6 +13,7 @@ import { createApp } from '../app';
 import { isDemoSeeded } from '../demo/seed';
 import { demoSignIns } from '../demo/sign-ins';
 import { Logger, consoleLogger } from '../logger';
+import { startSupportDesk } from '../support/startup';
 import { ServerConfig, SiteConfig, loadServerConfig, loadSiteConfig } from '../wp/config';
 import { Site } from '../wp/site';
 import { CliError, parseCommandArgs, stringFlag } from './args';
@@ -70,11 +71,13 @@ export async function startServer(ctx: CliContext, config: SiteConfig, server: S
     throw err;
   }
   app = createApp(site);
+  const desk = await startSupportDesk(site, logger);
   return {
     url,
     site,
     async close() {
       await closeServer(httpServer);
+      await desk.stop();
       await site.db.close();
     },
   };
