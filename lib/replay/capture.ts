@@ -57,7 +57,7 @@ function fromHarEntry(entry: any, index: number): Exchange {
       method: String(req.method ?? 'GET'),
       url: String(req.url ?? ''),
       headers: (req.headers ?? []).map((h: any) => [String(h.name), String(h.value)] as [string, string]),
-      body: typeof req.postData?.text === 'string' ? req.postData.text : null,
+      body: harRequestBody(req.postData),
     },
     response: {
       status: Number(res.status ?? 0),
@@ -65,4 +65,11 @@ function fromHarEntry(entry: any, index: number): Exchange {
       body,
     },
   };
+}
+
+/** HAR keeps a request body as `text`, or (some exporters, for forms) only as `params`. */
+function harRequestBody(postData: any): string | null {
+  if (typeof postData?.text === 'string') return postData.text;
+  if (!Array.isArray(postData?.params)) return null;
+  return postData.params.map((p: any) => `${encodeURIComponent(String(p.name))}=${encodeURIComponent(String(p.value ?? ''))}`).join('&');
 }

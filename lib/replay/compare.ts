@@ -3,14 +3,30 @@
  * body (decoded JSON compared as data, other bodies as text), after the rules' normalisations.
  */
 import { CapturedResponse, HeaderList } from './capture';
+import { diffJson } from './compare-json';
+
+/** A value compared by shape only: both sides must match `pattern`, then they count as equal. */
+export interface VolatileRule {
+  /** Lower-case header name whose values are volatile. */
+  header?: string;
+  /** Paths (as compileJsonPath builds them) of volatile JSON strings and numbers. */
+  jsonPath?: RegExp;
+  /** The whole text body (not JSON) is volatile, e.g. admin-ajax `rest-nonce`. */
+  body?: boolean;
+  pattern: RegExp;
+  placeholder: string;
+  /** Values matching this rule are secrets (nonces): reports redact them. */
+  secret?: boolean;
+}
 
 export interface CompareRules {
   /** Lower-case header names compared between the two answers (absent on one side counts). */
   significantHeaders: string[];
   /** Replace these strings in both answers before comparing (e.g. the captured host by the target's). */
   replace: Array<[string, string]>;
-  /** Header and JSON values matching these are compared by shape only (e.g. nonces). */
-  volatile: Array<{ header?: string; jsonPath?: RegExp; pattern: RegExp; placeholder: string }>;
+  volatile: VolatileRule[];
+  /** Paths of JSON arrays compared as multisets (element order ignored). */
+  unorderedLists?: RegExp[];
 }
 
 export const WORDPRESS_SIGNIFICANT_HEADERS = [
@@ -21,6 +37,7 @@ export const WORDPRESS_SIGNIFICANT_HEADERS = [
 ];
 
 export interface Difference {
+  /** `status`, `header <name>`, `body` (text) or a JSON path such as `body.items[0].id`. */
   where: string;
   expected: string;
   actual: string;
@@ -40,8 +57,18 @@ export function compareResponses(expected: CapturedResponse, actual: ActualRespo
   for (const name of rules.significantHeaders) {
     if (want.get(name) !== got.get(name)) diffs.push({ where: `header ${name}`, expected: want.get(name) ?? '(absent)', actual: got.get(name) ?? '(absent)' });
   }
-  diffs.push(...compareBodies(expected.body ?? '', actual.body, rules));
+  diffs.push(...compareBodies(
+    { text: expected.body ?? '', type: headerValue(expected.headers, 'content-type') },
+    { text: actual.body, type: headerValue(actual.headers, 'content-type') },
+    rules,
+  ));
   return diffs;
+}
+
+/** The first value of a header, by case-insensitive name. */
+export function headerValue(headers: HeaderList, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  return headers.find(([n]) => n.toLowerCase() === wanted)?.[1];
 }
 
 function headerMap(headers: HeaderList, rules: CompareRules): Map<string, string> {
@@ -55,45 +82,30 @@ function headerMap(headers: HeaderList, rules: CompareRules): Map<string, string
   return map;
 }
 
-function compareBodies(expected: string, actual: string, rules: CompareRules): Difference[] {
-  const want = applyReplacements(expected, rules);
-  const got = applyReplacements(actual, rules);
-  const wantJson = tryJson(want);
-  const gotJson = tryJson(got);
+interface Body {
+  text: string;
+  type: string | undefined;
+}
+
+function compareBodies(expected: Body, actual: Body, rules: CompareRules): Difference[] {
+  const want = applyReplacements(expected.text, rules);
+  const got = applyReplacements(actual.text, rules);
+  const wantJson = parseJsonBody(want, expected.type);
+  const gotJson = parseJsonBody(got, actual.type);
   if (wantJson.ok && gotJson.ok) {
     const diffs: Difference[] = [];
     diffJson(wantJson.value, gotJson.value, 'body', rules, diffs);
     return diffs;
   }
-  return want === got ? [] : [{ where: 'body', expected: clip(want), actual: clip(got) }];
-}
-
-/** Data comparison: same types, same members (order of object keys ignored), same list order. */
-function diffJson(want: unknown, got: unknown, path: string, rules: CompareRules, out: Difference[]): void {
-  if (typeof want === 'string' && typeof got === 'string') {
-    const volatile = rules.volatile.find((v) => v.jsonPath?.test(path) && v.pattern.test(want) && v.pattern.test(got));
-    if (!volatile && want !== got) out.push({ where: path, expected: clip(want), actual: clip(got) });
-    return;
-  }
-  if (Array.isArray(want) && Array.isArray(got)) {
-    if (want.length !== got.length) out.push({ where: `${path}.length`, expected: String(want.length), actual: String(got.length) });
-    for (let i = 0; i < Math.min(want.length, got.length); i++) diffJson(want[i], got[i], `${path}[${i}]`, rules, out);
-    return;
-  }
-  if (isObject(want) && isObject(got)) {
-    for (const key of new Set([...Object.keys(want), ...Object.keys(got)])) {
-      if (!(key in got)) out.push({ where: `${path}.${key}`, expected: clip(JSON.stringify(want[key])), actual: '(absent)' });
-      else if (!(key in want)) out.push({ where: `${path}.${key}`, expected: '(absent)', actual: clip(JSON.stringify(got[key])) });
-      else diffJson(want[key], got[key], `${path}.${key}`, rules, out);
-    }
-    return;
-  }
-  if (JSON.stringify(want) !== JSON.stringify(got)) out.push({ where: path, expected: clip(JSON.stringify(want)), actual: clip(JSON.stringify(got)) });
+  if (want === got) return [];
+  if (rules.volatile.some((v) => v.body && v.pattern.test(want.trim()) && v.pattern.test(got.trim()))) return [];
+  return [{ where: 'body', expected: clip(want), actual: clip(got) }];
 }
 
 function applyReplacements(text: string, rules: CompareRules): string {
   let out = text;
   for (const [from, to] of rules.replace) {
+    if (!from) continue;
     out = out.split(from).join(to);
     // JSON bodies carry URLs with escaped slashes.
     out = out.split(from.replace(/\//g, '\\/')).join(to.replace(/\//g, '\\/'));
@@ -101,8 +113,15 @@ function applyReplacements(text: string, rules: CompareRules): string {
   return out;
 }
 
-function tryJson(text: string): { ok: true; value: unknown } | { ok: false } {
+/**
+ * A body is compared as JSON when it says so (a JSON or JSONP content type) or when it is an object or
+ * a list. CASE: a bare `5e94078032` (an admin-ajax nonce) parses as the number Infinity, so scalars
+ * that do not declare themselves JSON stay text.
+ */
+function parseJsonBody(text: string, contentType: string | undefined): { ok: true; value: unknown } | { ok: false } {
   const unwrapped = /^\/\*\*\/[\w.]+\(([\s\S]*)\)$/.exec(text)?.[1] ?? text;
+  const declared = /json|javascript/i.test(contentType ?? '');
+  if (!declared && !/^\s*[[{]/.test(unwrapped)) return { ok: false };
   try {
     return { ok: true, value: JSON.parse(unwrapped) };
   } catch {
@@ -110,10 +129,6 @@ function tryJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return Boolean(value) && typeof value === 'object' && !Array.isArray(value);
-}
-
-function clip(text: string): string {
+export function clip(text: string): string {
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }

@@ -1,6 +1,7 @@
 /**
  * Sending a captured request to a target server: same method, path and query, headers and body;
- * only the connection-level headers are left for the HTTP client to set.
+ * only the connection-level headers are left for the HTTP client to set. Redirects are not followed:
+ * the answer compared is the one the target gave.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -9,18 +10,42 @@ import { CapturedRequest, HeaderList } from './capture';
 
 const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
 
-export function sendCaptured(request: CapturedRequest, target: string, headerOverrides: HeaderList = []): Promise<ActualResponse> {
+/** How long an answer may take before the exchange counts as failed. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface OutgoingRequest {
+  method: string;
+  /** Absolute URL to send to. */
+  url: URL;
+  headers: HeaderList;
+  body: Buffer | null;
+}
+
+export function sendCaptured(request: CapturedRequest, target: string, headerOverrides: HeaderList = [], timeoutMs = DEFAULT_TIMEOUT_MS): Promise<ActualResponse> {
   const captured = new URL(request.url);
-  const base = new URL(target);
-  const url = new URL(captured.pathname + captured.search, base);
-  const headers: Record<string, string> = {};
-  for (const [name, value] of request.headers) if (!HOP_HEADERS.has(name.toLowerCase())) headers[name] = value;
-  for (const [name, value] of headerOverrides) headers[name] = value;
-  const body = request.body === null ? undefined : Buffer.from(request.body);
-  if (body) headers['Content-Length'] = String(body.length);
-  const client = url.protocol === 'https:' ? https : http;
+  const url = new URL(captured.pathname + captured.search, new URL(target));
+  const overridden = new Set(headerOverrides.map(([name]) => name.toLowerCase()));
+  const headers: HeaderList = [
+    ...request.headers.filter(([name]) => !HOP_HEADERS.has(name.toLowerCase()) && !overridden.has(name.toLowerCase())),
+    ...headerOverrides,
+  ];
+  const body = request.body === null ? null : Buffer.from(request.body);
+  return sendRequest({ method: request.method, url, headers, body }, timeoutMs);
+}
+
+/**
+ * One HTTP exchange, the whole answer read as UTF-8 text; rejects on network errors and on timeout.
+ * A Host among `headers` is sent as given (the proxy's noise check), otherwise the URL's.
+ */
+export function sendRequest(request: OutgoingRequest, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<ActualResponse> {
+  // Raw header pairs keep their order, case and repeats; Node then adds no Host of its own.
+  const host = request.headers.find(([name]) => name.toLowerCase() === 'host')?.[1] ?? request.url.host;
+  const headers: string[] = ['Host', host];
+  for (const [name, value] of request.headers) if (!HOP_HEADERS.has(name.toLowerCase())) headers.push(name, value);
+  if (request.body) headers.push('Content-Length', String(request.body.length));
+  const client = request.url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const req = client.request(url, { method: request.method, headers }, (res) => {
+    const req = client.request(request.url, { method: request.method, headers, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -30,7 +55,9 @@ export function sendCaptured(request: CapturedRequest, target: string, headerOve
       });
       res.on('error', reject);
     });
+    // CASE: `timeout` only reports idleness; ending the request turns it into an error the caller sees.
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on('error', reject);
-    req.end(body);
+    req.end(request.body ?? undefined);
   });
 }

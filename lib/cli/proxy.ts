@@ -1,0 +1,117 @@
+/**
+ * `understudy proxy --upstream=<url>`: one HTTP front for the site. Understudy answers the routes it
+ * is told to serve, the PHP site answers everything else, and shadowed routes are answered by the PHP
+ * site and compared with Understudy in the background. On shutdown the shadow counters are printed.
+ */
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { buildSurface, createApp } from '../app';
+import { Logger, consoleLogger } from '../logger';
+import { Proxy, createProxy } from '../proxy/server';
+import { loadRouting } from '../proxy/routing';
+import { loadRules } from '../replay/rules';
+import { startSupportDesk } from '../support/startup';
+import { ServerConfig, SiteConfig, loadServerConfig, loadSiteConfig } from '../wp/config';
+import { Site } from '../wp/site';
+import { CliError, parseCommandArgs, stringFlag } from './args';
+import { CliContext, displayHost, openConfiguredSite } from './context';
+import { closeServer, listen, stopRequested } from './serve';
+import { shadowStatusLines } from './shadow';
+
+export const PROXY_HELP = `usage: understudy proxy --upstream=<url> [--port=<port>] [--host=<host>] [--routes=<file>]
+                        [--rules=<file>] [--no-preserve-host]
+
+Listens like 'understudy serve' and stands in front of the PHP site at --upstream. Understudy answers
+the REST namespaces and admin-ajax actions of the plugins it replaces; everything else (WordPress
+itself, pages, assets) passes through to the upstream unchanged. --routes chooses serve, pass or
+shadow per namespace, route or action; --rules sets what shadow comparisons ignore. Both formats are
+described in docs/replay-and-proxy.md.
+
+  --no-preserve-host   send the upstream its own host name instead of the client's Host header
+
+Shadow counters: 'understudy shadow status', or GET /_understudy/shadow from this machine; they are
+also printed at shutdown.
+`;
+
+export interface ProxySettings {
+  upstream: string;
+  routesFile?: string;
+  rulesFile?: string;
+  preserveHost: boolean;
+}
+
+export interface RunningProxy {
+  url: string;
+  site: Site;
+  proxy: Proxy;
+  /** Stops listening, lets queued comparisons finish, closes the database. */
+  close(): Promise<void>;
+}
+
+export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<number> {
+  const args = parseCommandArgs(argv, { upstream: 'string', port: 'string', host: 'string', routes: 'string', rules: 'string', 'preserve-host': 'boolean' });
+  if (args.positional.length) throw new CliError('Too many arguments. Usage: understudy proxy --upstream=<url> (see understudy help proxy)');
+  const upstream = stringFlag(args, 'upstream');
+  if (!upstream || !/^https?:\/\/[^/]/.test(upstream)) throw new CliError('--upstream must be the URL of the PHP site, e.g. --upstream=http://127.0.0.1:8081');
+  const config = loadSiteConfig(ctx.env, ctx.cwd);
+  const server = loadServerConfig({ ...ctx.env, PORT: stringFlag(args, 'port') ?? ctx.env.PORT, HOST: stringFlag(args, 'host') ?? ctx.env.HOST });
+  const logger = consoleLogger(ctx.stderr as NodeJS.WritableStream);
+  const settings = {
+    upstream, routesFile: resolve(ctx, stringFlag(args, 'routes')), rulesFile: resolve(ctx, stringFlag(args, 'rules')),
+    preserveHost: args.flags['preserve-host'] !== false,
+  };
+  const running = await startProxy(ctx, config, server, settings, logger);
+  logger.info(`Understudy proxy for ${upstream} is serving ${config.description} at ${running.url}`);
+  const reason = await stopRequested(ctx);
+  logger.info(`${reason}: shutting down`);
+  await running.close();
+  for (const text of shadowStatusLines(running.proxy.stats.snapshot(running.proxy.queue.pending))) ctx.stderr.write(`${text}\n`);
+  return 0;
+}
+
+/** Reads the routing and rules (mistakes stop it before anything listens), binds, opens the site, answers. */
+export async function startProxy(ctx: CliContext, config: SiteConfig, server: ServerConfig, settings: ProxySettings, logger: Logger): Promise<RunningProxy> {
+  const surface = buildSurface();
+  const routing = loadRouting(settings.routesFile, surface);
+  const rules = loadRules(settings.rulesFile);
+  if (routing.shadow.writes) {
+    logger.warn('shadow.writes is on: shadowed writes also reach Understudy\'s database (stated to be a copy); its job worker stays off so the copy sends no mail');
+  }
+  let proxy: Proxy | undefined;
+  const httpServer = http.createServer((req, res) => {
+    if (proxy) return proxy.handler(req, res);
+    res.writeHead(503, { 'Content-Type': 'text/plain; charset=UTF-8', 'Retry-After': '1' }).end('Understudy is starting.\n');
+  });
+  await listen(httpServer, server);
+  const url = `http://${displayHost(server.host)}:${(httpServer.address() as AddressInfo).port}`;
+  let site: Site;
+  try {
+    site = (await openConfiguredSite(ctx, config, { logger, siteUrl: url })).site;
+  } catch (err) {
+    await closeServer(httpServer);
+    throw err;
+  }
+  const started = createProxy({
+    upstream: settings.upstream, understudy: createApp(site, surface), surface, routing, rules, logger, preserveHost: settings.preserveHost,
+  });
+  proxy = started;
+  // As under `serve`, the job worker runs the jobs Understudy's served routes queue (docs/outbound.md);
+  // CASE: not over a shadow-writes copy, whose jobs the PHP site has already done for real.
+  const desk = await startSupportDesk(site, logger, { worker: !routing.shadow.writes });
+  return {
+    url,
+    site,
+    proxy: started,
+    async close() {
+      await closeServer(httpServer);
+      await started.close();
+      await desk.stop();
+      await site.db.close();
+    },
+  };
+}
+
+function resolve(ctx: CliContext, file: string | undefined): string | undefined {
+  return file === undefined ? undefined : path.resolve(ctx.cwd, file);
+}

@@ -1,0 +1,139 @@
+/**
+ * `understudy proxy`: one HTTP front for the site. Each request is routed (routing.ts) to Understudy
+ * in-process (`serve`), to the PHP site (`pass`), or to the PHP site with Understudy compared in the
+ * background (`shadow`). GET /_understudy/shadow, asked from the proxy's own machine, answers the
+ * shadow counters as JSON.
+ */
+import { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Surface } from '../app';
+import type { Logger } from '../logger';
+import { RequestTarget, routeKeyOf, targetOf } from '../replay/route-key';
+import type { ReplayRules } from '../replay/rules';
+import { clientIp } from '../wp/http/request-info';
+import { bufferedRequest } from './inject';
+import { createUpstream, passThrough } from './pass-through';
+import type { Routing } from './routing';
+import { shadowPass } from './shadow';
+import { ShadowQueue } from './shadow-queue';
+import { ShadowStats } from './stats';
+
+export const STATUS_PATH = '/_understudy/shadow';
+
+export interface ProxyOptions {
+  /** The PHP site's address, e.g. http://127.0.0.1:8081. */
+  upstream: string;
+  /** Understudy's own request listener (createApp). */
+  understudy: RequestListener;
+  surface: Surface;
+  routing: Routing;
+  rules: ReplayRules;
+  logger: Logger;
+  /** Send the client's Host to the upstream (default) rather than the upstream's own name. */
+  preserveHost?: boolean;
+  /** Largest admin-ajax body read to learn its action; larger ones pass to the upstream. */
+  maxAjaxBodyBytes?: number;
+}
+
+export interface Proxy {
+  handler: RequestListener;
+  stats: ShadowStats;
+  queue: ShadowQueue;
+  /** Lets queued comparisons finish (up to `graceMs`), then frees upstream connections. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export function createProxy(options: ProxyOptions): Proxy {
+  const upstream = createUpstream(options.upstream, options.preserveHost ?? true);
+  const stats = new ShadowStats();
+  const settings = options.routing.shadow;
+  const queue = new ShadowQueue({
+    rules: options.rules, stats, logger: options.logger,
+    concurrency: settings.concurrency, queueLimit: settings.queueLimit, timeoutMs: settings.timeoutMs,
+  });
+  const maxAjaxBody = options.maxAjaxBodyBytes ?? options.surface.ajax.largestBody;
+  const shadowContext = { upstream, understudy: options.understudy, queue, stats, settings };
+
+  const route = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'GET' && (req.url ?? '').split('?')[0] === STATUS_PATH && isLoopback(req)) return sendStatus(res, stats, queue);
+    const { target, consumed, complete } = await classify(req, maxAjaxBody);
+    const key = routeKeyOf(target, options.surface.rest);
+    // CASE: an admin-ajax body too large to read whole cannot be handed to Understudy: the upstream gets it.
+    const mode = complete ? options.routing.decide(target, key) : 'pass';
+    if (mode === 'pass') return passThrough(req, res, upstream, consumed);
+    if (mode === 'shadow') return shadowPass(req, res, shadowContext, key, consumed);
+    return serve(options.understudy, req, res, consumed);
+  };
+
+  return {
+    stats,
+    queue,
+    handler: (req, res) => {
+      route(req, res).catch((err) => {
+        options.logger.error('proxy: request failed', { url: req.url, error: err instanceof Error ? err.stack : String(err) });
+        if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad gateway\n');
+        else res.destroy();
+      });
+    },
+    async close(graceMs = 5_000) {
+      await Promise.race([queue.idle(), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+      upstream.agent.destroy();
+    },
+  };
+}
+
+/**
+ * What the request is for. admin-ajax bodies are read (bounded) because WordPress takes the action
+ * from the body before the query; every other body stays unread and streams on.
+ */
+async function classify(req: IncomingMessage, limit: number): Promise<{ target: RequestTarget; consumed: Buffer | null; complete: boolean }> {
+  const target = targetOf(req.url ?? '/');
+  if (target.kind !== 'ajax' || req.method !== 'POST' || !hasBody(req)) return { target, consumed: null, complete: true };
+  const { data, complete } = await readBounded(req, limit);
+  if (!complete) return { target, consumed: data, complete };
+  return { target: targetOf(req.url ?? '/', 'POST', data.toString('latin1'), req.headers['content-type']), consumed: data, complete };
+}
+
+function serve(understudy: RequestListener, req: IncomingMessage, res: ServerResponse, consumed: Buffer | null): void {
+  if (consumed === null) return void understudy(req, res);
+  const replayed = bufferedRequest({
+    method: req.method ?? 'GET', url: req.url ?? '/', rawHeaders: req.rawHeaders, body: consumed,
+    remoteAddress: req.socket.remoteAddress, remotePort: req.socket.remotePort, encrypted: Boolean((req.socket as { encrypted?: boolean }).encrypted),
+  });
+  understudy(replayed, res);
+}
+
+function sendStatus(res: ServerResponse, stats: ShadowStats, queue: ShadowQueue): void {
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(`${JSON.stringify(stats.snapshot(queue.pending), null, 2)}\n`);
+}
+
+function isLoopback(req: IncomingMessage): boolean {
+  const ip = clientIp(req);
+  return ip === '::1' || ip.startsWith('127.');
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** Reads up to `limit` bytes; past that, stops (leaving the rest in the stream) and says so. */
+function readBounded(req: IncomingMessage, limit: number): Promise<{ data: Buffer; complete: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (complete: boolean) => {
+      req.off('data', onData).off('end', onEnd).off('error', reject);
+      resolve({ data: Buffer.concat(chunks), complete });
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > limit) {
+        req.pause();
+        stop(false);
+      }
+    };
+    const onEnd = () => stop(true);
+    req.on('data', onData).on('end', onEnd).on('error', reject);
+  });
+}

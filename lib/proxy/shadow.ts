@@ -1,0 +1,93 @@
+/**
+ * The request-time half of shadow mode: the client's exchange with the upstream is passed through
+ * exactly as in `pass` mode, while bounded copies of the request and response bodies are kept. Only
+ * after the client has its whole answer is a comparison queued (see shadow-queue.ts), so the shadow
+ * side can neither slow nor break the client.
+ */
+import { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { HeaderList } from '../replay/capture';
+import { secretsOf } from '../replay/credentials';
+import { sendRequest } from '../replay/send';
+import { clientIp, isSecure } from '../wp/http/request-info';
+import { injectRequest } from './inject';
+import { Upstream, forwardedHeaders, passThrough, withoutHopByHop } from './pass-through';
+import type { ShadowSettings } from './routing';
+import type { ShadowQueue } from './shadow-queue';
+import type { ShadowStats } from './stats';
+
+export interface ShadowContext {
+  upstream: Upstream;
+  understudy: RequestListener;
+  queue: ShadowQueue;
+  stats: ShadowStats;
+  settings: Required<ShadowSettings>;
+}
+
+/** Copies of a streamed body up to a bound; past it, the copy is abandoned (the stream is not). */
+class BoundedCopy {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  overflowed = false;
+
+  constructor(private readonly limit: number) {}
+
+  add(chunk: Buffer): void {
+    if (this.overflowed) return;
+    this.size += chunk.length;
+    if (this.size > this.limit) {
+      this.overflowed = true;
+      this.chunks.length = 0;
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  get bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+}
+
+export function shadowPass(req: IncomingMessage, res: ServerResponse, ctx: ShadowContext, route: string, consumed: Buffer | null): void {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const repeatable = method === 'GET' || method === 'HEAD';
+  if (!repeatable && !ctx.settings.writes) {
+    ctx.stats.count(route, 'skipped');
+    return passThrough(req, res, ctx.upstream, consumed);
+  }
+  // Everything the comparison needs is taken now: the connection may serve another request later.
+  const url = req.url ?? '/';
+  const upstreamHeaders = forwardedHeaders(req, ctx.upstream);
+  const understudyHeaders = withoutHopByHop(req.rawHeaders);
+  const client = { remoteAddress: clientIp(req), remotePort: req.socket.remotePort, encrypted: isSecure(req) };
+  const requestBody = new BoundedCopy(ctx.settings.maxBodyBytes);
+  const responseBody = new BoundedCopy(ctx.settings.maxBodyBytes);
+  let answer: { status: number; headers: HeaderList } | undefined;
+
+  passThrough(req, res, ctx.upstream, consumed, {
+    requestChunk: (chunk) => requestBody.add(chunk),
+    response: (status, rawHeaders) => {
+      answer = { status, headers: pairs(rawHeaders) };
+    },
+    responseChunk: (chunk) => responseBody.add(chunk),
+    finished: (complete) => {
+      if (!complete || !answer) return;
+      if (requestBody.overflowed || responseBody.overflowed) return ctx.stats.count(route, 'skipped');
+      const body = requestBody.bytes;
+      ctx.queue.enqueue({
+        route, method, url, repeatable,
+        primary: { ...answer, body: responseBody.bytes.toString('utf8') },
+        secrets: secretsOf({ method, url: `http://shadow${url}`, headers: pairs(understudyHeaders), body: body.toString('utf8') || null }),
+        understudy: () => injectRequest(ctx.understudy, { method, url, rawHeaders: understudyHeaders, body, ...client }),
+        upstreamAgain: () => sendRequest({
+          method, url: new URL(ctx.upstream.url.pathname.replace(/\/+$/, '') + url, ctx.upstream.url), headers: pairs(upstreamHeaders), body,
+        }, ctx.settings.timeoutMs),
+      });
+    },
+  });
+}
+
+function pairs(raw: readonly string[]): HeaderList {
+  const list: HeaderList = [];
+  for (let i = 0; i < raw.length; i += 2) list.push([raw[i] as string, raw[i + 1] as string]);
+  return list;
+}

@@ -1,0 +1,103 @@
+/**
+ * Which route a request is for, as one key that results are grouped by and rules and routing are
+ * matched against: the REST route with its ids collapsed (`/support/v1/tickets/{id}`),
+ * `admin-ajax:<action>`, or `page:<path>` for everything else on the site.
+ */
+import { parsePhpQuery } from '../wp/http/php-query';
+import { queryString } from '../wp/http/request-info';
+import type { RestRegistry } from '../wp/rest/registry';
+import { escapeRegExp } from './json-path';
+
+export type RequestTarget =
+  | { kind: 'rest'; path: string }
+  | { kind: 'ajax'; action: string }
+  | { kind: 'page'; path: string };
+
+export const AJAX_PATH = '/wp-admin/admin-ajax.php';
+
+/**
+ * Mirrors how lib/app.ts routes: `?rest_route=` wins anywhere outside /wp-admin/, then the pretty
+ * `/wp-json/` path, then admin-ajax (WP: the action comes from $_REQUEST, where $_POST, filled for
+ * POST bodies only, wins over the query).
+ */
+export function targetOf(url: string, method = 'GET', body?: string | null, contentType?: string): RequestTarget {
+  const pathname = pathOf(url);
+  const query = parsePhpQuery(queryString(url));
+  if (typeof query.rest_route === 'string' && !pathname.startsWith('/wp-admin/')) return { kind: 'rest', path: restPath(query.rest_route) };
+  const pretty = /^\/(?:index\.php\/)?wp-json(\/.*)?$/.exec(pathname);
+  if (pretty) return { kind: 'rest', path: restPath(safeDecode(pretty[1] ?? '/')) };
+  if (pathname === AJAX_PATH) {
+    const fromBody = body && method.toUpperCase() === 'POST' ? bodyAction(body, contentType) : undefined;
+    return { kind: 'ajax', action: fromBody ?? (typeof query.action === 'string' ? query.action : '') };
+  }
+  return { kind: 'page', path: pathname };
+}
+
+/** The grouping key of a target; REST routes Understudy declares are shown as declared. */
+export function routeKeyOf(target: RequestTarget, registry?: RestRegistry): string {
+  if (target.kind === 'ajax') return `admin-ajax:${target.action || '(none)'}`;
+  if (target.kind === 'page') return `page:${target.path}`;
+  const declared = registry?.routesFor(target.path)[0]?.route.fullRoute;
+  return declared ? readableRoute(declared) : collapseIds(target.path);
+}
+
+/** A route glob (`*` within one path segment, `**` across segments) as an anchored regular expression. */
+export function routeGlob(glob: string): RegExp {
+  const source = glob.split('**').map((part) => part.split('*').map(escapeRegExp).join('[^/]*')).join('.*');
+  return new RegExp(`^${source}$`, 'i');
+}
+
+/** `/support/v1/tickets/(?P<id>[\d]+)` → `/support/v1/tickets/{id}`: named groups become `{name}`. */
+export function readableRoute(fullRoute: string): string {
+  let out = '';
+  for (let i = 0; i < fullRoute.length; i++) {
+    const named = /^\(\?P?<(\w+)>/.exec(fullRoute.slice(i));
+    if (!named) {
+      out += fullRoute[i];
+      continue;
+    }
+    out += `{${named[1]}}`;
+    let depth = 0;
+    for (; i < fullRoute.length; i++) {
+      if (fullRoute[i] === '\\') i++;
+      else if (fullRoute[i] === '(') depth++;
+      else if (fullRoute[i] === ')' && --depth === 0) break;
+    }
+  }
+  return out;
+}
+
+/** Numeric and uuid path segments become `{id}` and `{uuid}`, so `/wp/v2/posts/7` groups with `/wp/v2/posts/8`. */
+function collapseIds(path: string): string {
+  return path
+    .split('/')
+    .map((s) => (/^\d+$/.test(s) ? '{id}' : /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s) ? '{uuid}' : s))
+    .join('/');
+}
+
+function restPath(route: string): string {
+  return route.replace(/\/+$/, '') || '/';
+}
+
+function pathOf(url: string): string {
+  const withoutQuery = url.replace(/[?#].*$/, '');
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(withoutQuery) ? new URL(withoutQuery).pathname : withoutQuery || '/';
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** `action` from a form-encoded or multipart body, when it has one. */
+function bodyAction(body: string, contentType = ''): string | undefined {
+  if (/^multipart\/form-data/i.test(contentType)) {
+    return /content-disposition:\s*form-data;\s*name="action"\r?\n(?:[^\r\n]+\r?\n)*\r?\n([^\r\n]*)/i.exec(body)?.[1];
+  }
+  if (contentType && !/^application\/x-www-form-urlencoded/i.test(contentType)) return undefined;
+  const action = parsePhpQuery(body).action;
+  return typeof action === 'string' ? action : undefined;
+}
