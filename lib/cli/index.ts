@@ -3,10 +3,18 @@
  * server, opens the site, does its work and closes the database. Exit status 0 on success; on failure
  * `Error: <message>` on stderr and status 1.
  */
+import { ALERTS_HELP, alertsCommand } from './alerts';
 import { CliError } from './args';
 import { CliContext, Writer } from './context';
+import { JOBS_HELP, jobsCommand } from './jobs';
+import { MAILBOX_HELP, mailboxCommand } from './mailbox';
+import { DB_HELP, dbCommand } from './db';
 import { OPTION_HELP, optionCommand } from './option';
+import { PROXY_HELP, proxyCommand } from './proxy';
+import { REPLAY_HELP, replayCommand } from './replay';
+import { SEED_HELP, seedCommand } from './seed';
 import { SERVE_HELP, serveCommand } from './serve';
+import { SHADOW_HELP, shadowCommand } from './shadow';
 import { USER_HELP, userCommand } from './user';
 
 export const HELP = `usage: understudy <command> [<args>]
@@ -15,6 +23,14 @@ Commands:
   serve     Serve the site's REST API and admin-ajax.php (default 127.0.0.1:8080).
   option    Get, add, update, delete or patch site options (as 'wp option').
   user      List the site's users (as 'wp user list').
+  jobs      Show the job queue: queued, running, failed and done jobs.
+  alerts    Send a test team alert: understudy alerts test.
+  mailbox   Add, list, change mailboxes and rotate their token or relay secret.
+  replay    Replay a capture (HAR or JSON) against a site and compare the answers.
+  proxy     Stand in front of the PHP site: serve, pass or shadow per route.
+  shadow    Show shadow match rates of a running proxy: understudy shadow status.
+  db        Add, remove or show the opt-in svc_* indexes (db index add|remove|status).
+  seed      Write many tickets for benchmarks (seed --tickets=<n>).
   help      Show this help, or a command's: understudy help <command>.
 
 The site is found as the server finds it: WP_CONFIG_PATH, then DB_* variables or DATABASE_URL,
@@ -30,6 +46,14 @@ const COMMANDS: Record<string, Command> = {
   serve: { help: SERVE_HELP, run: serveCommand },
   option: { help: OPTION_HELP, run: optionCommand },
   user: { help: USER_HELP, run: userCommand },
+  jobs: { help: JOBS_HELP, run: jobsCommand },
+  alerts: { help: ALERTS_HELP, run: alertsCommand },
+  mailbox: { help: MAILBOX_HELP, run: mailboxCommand },
+  replay: { help: REPLAY_HELP, run: replayCommand },
+  proxy: { help: PROXY_HELP, run: proxyCommand },
+  shadow: { help: SHADOW_HELP, run: shadowCommand },
+  db: { help: DB_HELP, run: dbCommand },
+  seed: { help: SEED_HELP, run: seedCommand },
 };
 
 export interface RunCliOptions {
