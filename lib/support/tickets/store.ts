@@ -1,6 +1,7 @@
 /** Reading tickets and conversations in the storage map's shape, a fixed number of queries per answer. */
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
+import { selectWithMaterialization } from '../../wp/db/optimizer';
 import { TicketFilter, applyTicketFilter } from './list-query';
 import { POST_TYPE, PostRow, TICKET_META, groupMeta, toAttachment, toDelivery, toMessage, toTicket } from './rows';
 import { Conversation, Ticket } from './types';
@@ -24,8 +25,8 @@ export async function countTickets(db: Database, filter: TicketFilter): Promise<
   const { knex, tables } = db;
   const query = knex(`${tables.posts} as p`).count({ total: '*' });
   applyTicketFilter(query, knex, tables, filter);
-  const [row] = await query;
-  return Number((row as { total: number | string }).total);
+  const [row] = await selectWithMaterialization<{ total: number | string }>(db, query);
+  return Number(row?.total ?? 0);
 }
 
 /** A ticket by ID, or null when there is no such ticket. */

@@ -13,6 +13,8 @@ export interface Database {
   knex: Knex;
   dialect: Dialect;
   tables: Tables;
+  /** What the server told about itself on the first connection (MariaDB and MySQL differ in SQL they accept). */
+  server: { mariadb: boolean };
   close(): Promise<void>;
 }
 
@@ -25,11 +27,12 @@ export interface ConnectOptions {
 
 /** Opens the site's database with WordPress's session settings (see `configureMysqlSession`). */
 export function connect({ target, tables, poolMax = 10 }: ConnectOptions): Database {
-  const knex = target.client === 'mysql' ? mysqlKnex(target, poolMax) : sqliteKnex(target.filename);
-  return { knex, dialect: target.client, tables, close: () => knex.destroy() };
+  const server = { mariadb: false };
+  const knex = target.client === 'mysql' ? mysqlKnex(target, poolMax, server) : sqliteKnex(target.filename);
+  return { knex, dialect: target.client, tables, server, close: () => knex.destroy() };
 }
 
-function mysqlKnex(target: Extract<DbTarget, { client: 'mysql' }>, poolMax: number): Knex {
+function mysqlKnex(target: Extract<DbTarget, { client: 'mysql' }>, poolMax: number, server: { mariadb: boolean }): Knex {
   return knexFactory({
     client: 'mysql2',
     connection: {
@@ -45,7 +48,11 @@ function mysqlKnex(target: Extract<DbTarget, { client: 'mysql' }>, poolMax: numb
       supportBigNumbers: true,
       bigNumberStrings: false,
     },
-    pool: { min: 0, max: poolMax, afterCreate: configureMysqlSession },
+    pool: {
+      min: 0,
+      max: poolMax,
+      afterCreate: (conn: any, done: (err: Error | null, conn: unknown) => void) => configureMysqlSession(conn, server, done),
+    },
   });
 }
 
@@ -53,10 +60,11 @@ function mysqlKnex(target: Extract<DbTarget, { client: 'mysql' }>, poolMax: numb
  * WP: wpdb::set_sql_mode() drops the strict modes, because core writes zero dates
  * (`0000-00-00 00:00:00`) into DATETIME columns. We write the same rows, so we need the same mode.
  */
-function configureMysqlSession(conn: any, done: (err: Error | null, conn: unknown) => void): void {
+function configureMysqlSession(conn: any, server: { mariadb: boolean }, done: (err: Error | null, conn: unknown) => void): void {
   const incompatible = ['NO_ZERO_DATE', 'ONLY_FULL_GROUP_BY', 'STRICT_TRANS_TABLES', 'STRICT_ALL_TABLES', 'TRADITIONAL', 'ANSI'];
-  conn.query('SELECT @@SESSION.sql_mode AS mode', (err: Error | null, rows: Array<{ mode: string }>) => {
+  conn.query('SELECT @@SESSION.sql_mode AS mode, VERSION() AS version', (err: Error | null, rows: Array<{ mode: string; version: string }>) => {
     if (err) return done(err, conn);
+    server.mariadb = /mariadb/i.test(String(rows[0]?.version ?? ''));
     const modes = String(rows[0]?.mode ?? '').split(',').filter((m) => m && !incompatible.includes(m.toUpperCase()));
     // Our queries ask for a page of posts matching conditions on their meta (EXISTS per post): checking
     // each post in index order and stopping after the page beats materializing every matching meta row.
