@@ -3,8 +3,6 @@
  * is told to serve, the PHP site answers everything else, and shadowed routes are answered by the PHP
  * site and compared with Understudy in the background. On shutdown the shadow counters are printed.
  */
-import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildSurface, createApp } from '../app';
 import { Logger, consoleLogger } from '../logger';
@@ -15,8 +13,8 @@ import { startSupportDesk } from '../support/startup';
 import { ServerConfig, SiteConfig, loadServerConfig, loadSiteConfig } from '../wp/config';
 import { Site } from '../wp/site';
 import { CliError, parseCommandArgs, stringFlag } from './args';
-import { CliContext, displayHost, openConfiguredSite } from './context';
-import { closeServer, listen, stopRequested } from './serve';
+import { CliContext } from './context';
+import { bindThenOpen, closeServer, stopRequested } from './serve';
 import { shadowStatusLines } from './shadow';
 
 export const PROXY_HELP = `usage: understudy proxy --upstream=<url> [--port=<port>] [--host=<host>] [--routes=<file>]
@@ -78,24 +76,12 @@ export async function startProxy(ctx: CliContext, config: SiteConfig, server: Se
   if (routing.shadow.writes) {
     logger.warn('shadow.writes is on: shadowed writes also reach Understudy\'s database (stated to be a copy); its job worker stays off so the copy sends no mail');
   }
-  let proxy: Proxy | undefined;
-  const httpServer = http.createServer((req, res) => {
-    if (proxy) return proxy.handler(req, res);
-    res.writeHead(503, { 'Content-Type': 'text/plain; charset=UTF-8', 'Retry-After': '1' }).end('Understudy is starting.\n');
-  });
-  await listen(httpServer, server);
-  const url = `http://${displayHost(server.host)}:${(httpServer.address() as AddressInfo).port}`;
-  let site: Site;
-  try {
-    site = (await openConfiguredSite(ctx, config, { logger, siteUrl: url })).site;
-  } catch (err) {
-    await closeServer(httpServer);
-    throw err;
-  }
+  const bound = await bindThenOpen(ctx, config, server, logger);
+  const { site, url } = bound;
   const started = createProxy({
     upstream: settings.upstream, understudy: createApp(site, surface), surface, routing, rules, logger, preserveHost: settings.preserveHost,
   });
-  proxy = started;
+  bound.answerWith(started.handler);
   // As under `serve`, the job worker runs the jobs Understudy's served routes queue (docs/outbound.md);
   // CASE: not over a shadow-writes copy, whose jobs the PHP site has already done for real.
   const desk = await startSupportDesk(site, logger, { worker: !routing.shadow.writes });
@@ -104,7 +90,7 @@ export async function startProxy(ctx: CliContext, config: SiteConfig, server: Se
     site,
     proxy: started,
     async close() {
-      await closeServer(httpServer);
+      await closeServer(bound.httpServer);
       await started.close();
       await desk.stop();
       await site.db.close();

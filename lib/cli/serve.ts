@@ -8,7 +8,6 @@
  */
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
-import { Express } from 'express';
 import { createApp } from '../app';
 import { isDemoSeeded } from '../demo/seed';
 import { demoSignIns } from '../demo/sign-ins';
@@ -55,32 +54,49 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
 
 /** Binds the socket, opens the site (seeding the embedded demo on its first start) and starts answering. */
 export async function startServer(ctx: CliContext, config: SiteConfig, server: ServerConfig, logger: Logger): Promise<RunningServer> {
-  let app: Express | undefined;
+  const bound = await bindThenOpen(ctx, config, server, logger);
+  bound.answerWith(createApp(bound.site));
+  const desk = await startSupportDesk(bound.site, logger);
+  return {
+    url: bound.url,
+    site: bound.site,
+    async close() {
+      await closeServer(bound.httpServer);
+      await desk.stop();
+      await bound.site.db.close();
+    },
+  };
+}
+
+type RequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+/** A listening server and the site opened at its address; it answers 503 until given its handler. */
+export interface BoundSite {
+  httpServer: http.Server;
+  url: string;
+  site: Site;
+  answerWith(handler: RequestHandler): void;
+}
+
+/**
+ * Binds the socket before opening the site, so a site created by this start gets the address it is
+ * really served at (even with --port=0); a site that fails to open closes the socket again.
+ */
+export async function bindThenOpen(ctx: CliContext, config: SiteConfig, server: ServerConfig, logger: Logger): Promise<BoundSite> {
+  let handler: RequestHandler | undefined;
   const httpServer = http.createServer((req, res) => {
-    if (app) return void app(req, res);
+    if (handler) return void handler(req, res);
     res.writeHead(503, { 'Content-Type': 'text/plain; charset=UTF-8', 'Retry-After': '1' }).end('Understudy is starting.\n');
   });
   await listen(httpServer, server);
-  const { port } = httpServer.address() as AddressInfo;
-  const url = `http://${displayHost(server.host)}:${port}`;
-  let site: Site;
+  const url = `http://${displayHost(server.host)}:${(httpServer.address() as AddressInfo).port}`;
   try {
-    site = (await openConfiguredSite(ctx, config, { logger, siteUrl: url })).site;
+    const { site } = await openConfiguredSite(ctx, config, { logger, siteUrl: url });
+    return { httpServer, url, site, answerWith: (h) => { handler = h; } };
   } catch (err) {
     await closeServer(httpServer);
     throw err;
   }
-  app = createApp(site);
-  const desk = await startSupportDesk(site, logger);
-  return {
-    url,
-    site,
-    async close() {
-      await closeServer(httpServer);
-      await desk.stop();
-      await site.db.close();
-    },
-  };
 }
 
 export function listen(server: http.Server, { port, host }: ServerConfig): Promise<void> {
