@@ -4,7 +4,10 @@
  * 1-5 and priority=high; with and without the svc_* indexes; next to a bare Express route measured in
  * the same run. Understudy and the baseline each run in their own process; autocannon runs here.
  *
- *   npm run bench -- [--tickets=100000] [--connections=16] [--duration=10] [--indexes=both|on|off]
+ *   npm run bench -- [--tickets=100000] [--connections=16] [--duration=10] [--indexes=both|on|off] [--writes=<per second>]
+ *
+ * With --writes=N an agent also changes N tickets per second (GET then PATCH, over HTTP) while the list is
+ * measured: every write moves the change token, so cached pages must be loaded again, as on a busy desk.
  *   BENCH_MYSQL_URL=mysql://root@127.0.0.1:3306/understudy_bench (default)
  */
 import { ChildProcess, spawn } from 'node:child_process';
@@ -27,6 +30,7 @@ async function main(): Promise<void> {
   const connections = Number(args.connections ?? 16);
   const duration = Number(args.duration ?? 10);
   const modes = args.indexes === 'on' ? ['on'] : args.indexes === 'off' ? ['off'] : ['on', 'off'];
+  const writes = Number(args.writes ?? 0);
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const count = await prepareSite(url, tickets, log);
   log(`${count} tickets in ${benchTarget(url).database}; ${connections} connections, ${duration} s per run`);
@@ -46,7 +50,14 @@ async function main(): Promise<void> {
     const server = await start('Understudy', [path.join(ROOT, 'bin/understudy.ts'), 'serve'], env);
     try {
       const auth = `Basic ${Buffer.from(`${AGENT_LOGIN}:${AGENT_APP_PASSWORD}`).toString('base64')}`;
-      results.push(await measure(`Understudy GET /tickets, svc_* indexes ${mode}`, `http://127.0.0.1:${port}`, ticketRequests(), { authorization: auth }, connections, duration));
+      const base = `http://127.0.0.1:${port}`;
+      const writer = writes > 0 ? startWriter(base, auth, writes) : null;
+      try {
+        const name = `Understudy GET /tickets, svc_* indexes ${mode}${writes ? `, ${writes} writes/s` : ''}`;
+        results.push(await measure(name, base, ticketRequests(), { authorization: auth }, connections, duration));
+      } finally {
+        if (writer) log(`  ${await writer.stop()} ticket changes made during the run`);
+      }
     } finally {
       server.kill('SIGTERM');
     }
@@ -63,6 +74,29 @@ function ticketRequests(): Array<{ path: string }> {
     }
   }
   return requests;
+}
+
+/** Changes `perSecond` tickets a second (priority flips), as an agent would, until stopped. */
+function startWriter(base: string, auth: string, perSecond: number): { stop(): Promise<number> } {
+  let done = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = Date.now();
+      const id = 1 + Math.floor(Math.random() * 1000) * 3;
+      const got = await fetch(`${base}/wp-json/support/v1/tickets/${id}`, { headers: { authorization: auth } });
+      if (got.ok) {
+        const ticket = (await got.json()) as { version: number; priority: string };
+        const priority = ticket.priority === 'high' ? 'normal' : 'high';
+        const patched = await fetch(`${base}/wp-json/support/v1/tickets/${id}`, {
+          method: 'PATCH', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ version: ticket.version, priority }),
+        });
+        if (patched.ok) done += 1;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 / perSecond - (Date.now() - started))));
+    }
+  })();
+  return { stop: async () => { running = false; await loop; return done; } };
 }
 
 async function measure(name: string, url: string, requests: Array<{ path: string }>, headers: Record<string, string>, connections: number, duration: number): Promise<Result> {

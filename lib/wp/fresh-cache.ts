@@ -57,29 +57,38 @@ export class FreshCache<K, V> {
 
 /**
  * A cache for values that are costly to load (list pages, counts): a value younger than `softMs` is
- * served as is; between `softMs` and `hardMs` it is still served while one reload runs in the background;
- * older, the caller waits for a reload. Requests never wait for a reload while a fresh-enough value
- * exists, and a value is never older than `hardMs` plus the time its reload takes.
+ * served as is; between `softMs` and `hardMs` it is still served while it is checked in the background;
+ * older, the caller waits for the check. A value's age counts from the moment its load STARTED (what it
+ * reflects), so `hardMs` just under the 2-second bound keeps every answer within it.
+ *
+ * The check is cheap when a change token is given (see lib/wp/db/change-token.ts): a token read before a
+ * load that still reads the same later proves nothing was written since, and the value counts as fresh
+ * from the moment of the check; only a changed or unknown token makes it load again.
  */
 export class RevalidatingCache<K, V> {
-  private readonly entries = new Map<K, { value: V; loadedAt: number; reloading: Promise<V> | null }>();
+  private readonly entries = new Map<K, { value: V; loadedAt: number; token: string | null; checking: Promise<V> | null }>();
   private readonly pending = new Map<K, Promise<V>>();
+  private readonly softMs: number;
+  private readonly hardMs: number;
+  private readonly token: () => Promise<string | null>;
+  private readonly maxEntries: number;
 
-  /**
-   * A value's age counts from the moment its load STARTED (what it reflects), so `hardMs` just under the
-   * 2-second bound keeps every answer within it, while leaving a slow reload most of that time.
-   */
-  constructor(private readonly softMs = 250, private readonly hardMs = 1900, private readonly maxEntries = 1000) {}
+  constructor(options: { softMs?: number; hardMs?: number; token?: () => Promise<string | null>; maxEntries?: number } = {}) {
+    this.softMs = options.softMs ?? 250;
+    this.hardMs = options.hardMs ?? 1900;
+    this.token = options.token ?? (async () => null);
+    this.maxEntries = options.maxEntries ?? 1000;
+  }
 
   async get(key: K, load: () => Promise<V>): Promise<V> {
     const entry = this.entries.get(key);
     const age = entry ? performance.now() - entry.loadedAt : Infinity;
     if (entry && age < this.softMs) return entry.value;
     if (entry && age < this.hardMs) {
-      entry.reloading ??= this.reload(key, load).catch(() => entry.value).finally(() => { entry.reloading = null; });
+      entry.checking ??= this.check(key, load).catch(() => entry.value).finally(() => { entry.checking = null; });
       return entry.value;
     }
-    return this.reload(key, load);
+    return this.check(key, load);
   }
 
   /** Forgets everything (after this process changed what the values are computed from). */
@@ -88,21 +97,31 @@ export class RevalidatingCache<K, V> {
     this.pending.clear();
   }
 
-  private reload(key: K, load: () => Promise<V>): Promise<V> {
+  /** Confirms the cached value with the change token, or loads it again. */
+  private check(key: K, load: () => Promise<V>): Promise<V> {
     const running = this.pending.get(key);
     if (running) return running;
     const started = performance.now();
-    const loading = load().then((value) => {
-      // A reload that began before an invalidation must not put its stale result back.
-      if (this.pending.get(key) === loading) {
-        if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
-        this.entries.set(key, { value, loadedAt: started, reloading: null });
+    const checking = this.token().then(async (token) => {
+      const entry = this.entries.get(key);
+      if (entry && token !== null && token === entry.token) {
+        entry.loadedAt = started;
+        return entry.value;
       }
+      const value = await load();
+      // A load that began before an invalidation must not put its stale result back.
+      if (this.pending.get(key) === checking) this.store(key, { value, loadedAt: started, token, checking: null });
       return value;
     }).finally(() => {
-      if (this.pending.get(key) === loading) this.pending.delete(key);
+      if (this.pending.get(key) === checking) this.pending.delete(key);
     });
-    this.pending.set(key, loading);
-    return loading;
+    this.pending.set(key, checking);
+    return checking;
+  }
+
+  private store(key: K, entry: { value: V; loadedAt: number; token: string | null; checking: Promise<V> | null }): void {
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
+    this.entries.set(key, entry);
   }
 }

@@ -1,10 +1,12 @@
 /**
  * Listing tickets. The first pages of every filter (a window of WINDOW rows) and every total come from
  * a cache that honours the freshness bound (RevalidatingCache: served while what it reflects is younger
- * than 1.9 s, reloaded in the background after 0.25 s), and is dropped whenever this process writes a ticket. On a site with
+ * than 1.9 s, checked in the background after 0.25 s: confirmed by an unchanged change token of the
+ * posts and postmeta tables, else loaded again), and dropped whenever this process writes a ticket. On a site with
  * 100,000 tickets the sort and the COUNT are the costly parts: this keeps them off the request path.
  * Pages past the window are read directly: one query for the page, one for its meta.
  */
+import { changeToken } from '../../wp/db/change-token';
 import { RevalidatingCache } from '../../wp/fresh-cache';
 import { Site } from '../../wp/site';
 import { Actor, seesAgentData } from './actor';
@@ -78,7 +80,9 @@ function filterKey(filter: TicketFilter): string {
 function listCaches(site: Site): ListCaches {
   let found = caches.get(site);
   if (!found) {
-    found = { windows: new RevalidatingCache(), totals: new RevalidatingCache() };
+    // Tickets and their meta live in posts and postmeta: unchanged tables prove a cached page still right.
+    const token = changeToken(site.db, [site.db.tables.posts, site.db.tables.postmeta]);
+    found = { windows: new RevalidatingCache({ token }), totals: new RevalidatingCache({ token }) };
     caches.set(site, found);
   }
   return found;

@@ -6,7 +6,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('RevalidatingCache', () => {
   it('serves a value while fresh, serves it while one background reload runs, then the new value', async () => {
-    const cache = new RevalidatingCache<string, number>(30, 400);
+    const cache = new RevalidatingCache<string, number>({ softMs: 30, hardMs: 400 });
     let loads = 0;
     const load = async () => { loads += 1; await sleep(60); return loads; };
     assert.equal(await cache.get('k', load), 1);
@@ -20,7 +20,7 @@ describe('RevalidatingCache', () => {
   });
 
   it('makes callers wait for a reload once a value is past the bound', async () => {
-    const cache = new RevalidatingCache<string, number>(10, 50);
+    const cache = new RevalidatingCache<string, number>({ softMs: 10, hardMs: 50 });
     let n = 0;
     await cache.get('k', async () => ++n);
     await sleep(70);
@@ -28,12 +28,34 @@ describe('RevalidatingCache', () => {
   });
 
   it('does not keep a reload that began before an invalidation', async () => {
-    const cache = new RevalidatingCache<string, string>(10, 1000);
+    const cache = new RevalidatingCache<string, string>({ softMs: 10, hardMs: 1000 });
     let release: (v: string) => void = () => undefined;
-    const slow = cache.get('k', () => new Promise<string>((resolve) => { release = resolve; }));
+    let began: () => void = () => undefined;
+    const loadBegan = new Promise<void>((resolve) => { began = resolve; });
+    const slow = cache.get('k', () => { began(); return new Promise<string>((resolve) => { release = resolve; }); });
+    await loadBegan;
     cache.invalidate();
     release('old');
     assert.equal(await slow, 'old');
     assert.equal(await cache.get('k', async () => 'new'), 'new');
+  });
+
+  it('confirms a value with an unchanged change token instead of loading it again, and reloads when the token moves', async () => {
+    let token: string | null = 't1';
+    const cache = new RevalidatingCache<string, number>({ softMs: 10, hardMs: 60, token: async () => token });
+    let loads = 0;
+    const load = async () => ++loads;
+    assert.equal(await cache.get('k', load), 1);
+    await sleep(80);
+    assert.equal(await cache.get('k', load), 1, 'past the bound, but the tables did not change: confirmed, not reloaded');
+    assert.equal(loads, 1);
+    token = 't2';
+    await sleep(80);
+    assert.equal(await cache.get('k', load), 2, 'the token moved: loaded again');
+    token = null;
+    await sleep(80);
+    assert.equal(await cache.get('k', load), 3, 'an unknown token never confirms');
+    await sleep(80);
+    assert.equal(await cache.get('k', load), 4);
   });
 });
