@@ -2,6 +2,9 @@
  * Running the CLI in-process against a scratch database: the environment that points the
  * configuration at it, captured output, and direct reads of the rows a command wrote.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { OpenedSite, openSite } from '../../lib/boot';
 import { RunCliOptions, runCli } from '../../lib/cli';
@@ -40,14 +43,14 @@ export interface CliRun {
 export async function cli(argv: string[], env: Record<string, string>, options: { cwd?: string; stdin?: string } = {}): Promise<CliRun> {
   const stdout = capture();
   const stderr = capture();
-  const run: RunCliOptions = { env, cwd: options.cwd ?? process.cwd(), stdout, stderr };
+  const run: RunCliOptions = { env, cwd: options.cwd ?? scratchDir(), stdout, stderr };
   if (options.stdin !== undefined) run.stdin = Readable.from([options.stdin]);
   const status = await runCli(argv, run);
   return { status, stdout: stdout.text(), stderr: stderr.text() };
 }
 
 /** Opens the site `env` points at, as the CLI does (creating WordPress's tables on an empty database). */
-export function openFor(env: Record<string, string>, clock?: Clock, cwd = process.cwd()): Promise<OpenedSite> {
+export function openFor(env: Record<string, string>, clock?: Clock, cwd = scratchDir()): Promise<OpenedSite> {
   return openSite(loadSiteConfig(env, cwd), { logger: memoryLogger(), clock });
 }
 
@@ -60,4 +63,9 @@ export async function rawOption(target: DbTarget, name: string): Promise<string 
   } finally {
     await db.close();
   }
+}
+
+/** A folder of its own for a command's working directory, so nothing it writes (./data) lands in the repository. */
+export function scratchDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-cli-'));
 }

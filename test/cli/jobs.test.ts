@@ -12,7 +12,7 @@ import { systemClock, unixSeconds } from '../../lib/wp/clock';
 import { ScratchDatabase, scratchDatabase } from '../harness/db';
 import { eventually } from '../harness/eventually';
 import { WebhookReceiver, startWebhookReceiver } from '../harness/webhook-receiver';
-import { capture, cli, envFor, openFor } from './cli-harness';
+import { capture, cli, envFor, openFor, scratchDir } from './cli-harness';
 
 describe('understudy jobs and alerts', function () {
   let db: ScratchDatabase;
@@ -120,7 +120,7 @@ describe('understudy jobs and alerts', function () {
       receiver.received.length = 0;
       const stderr = capture();
       const controller = new AbortController();
-      const done = runCli(['serve', '--port=0'], { env, stdout: capture(), stderr, signal: controller.signal });
+      const done = runCli(['serve', '--port=0'], { env, cwd: scratchDir(), stdout: capture(), stderr, signal: controller.signal });
       await eventually(async () => stderr.text().includes(' at http://'), 20_000, 20);
       const id = await enqueueJob(opened.site.db.knex, opened.site.db.tables, 'team_alert', { event: 'test', ticket_id: 0 }, unixSeconds(systemClock));
       await eventually(async () => (await jobs().where({ id }).first()).status === 'done', 5000);

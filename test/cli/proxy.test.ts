@@ -12,7 +12,7 @@ import { ScratchDatabase, scratchDatabase } from '../harness/db';
 import { eventually } from '../harness/eventually';
 import { Listening, listen, rawRequest } from '../harness/http';
 import { SeenRequest, recordedSite } from '../harness/recorded-site';
-import { capture, cli, envFor } from './cli-harness';
+import { capture, cli, envFor, scratchDir } from './cli-harness';
 
 interface StartedProxy {
   url: string;
@@ -25,7 +25,7 @@ async function startProxy(argv: string[], env: Record<string, string>): Promise<
   const stdout = capture();
   const stderr = capture();
   const controller = new AbortController();
-  const done = runCli(['proxy', ...argv], { env, stdout, stderr, signal: controller.signal });
+  const done = runCli(['proxy', ...argv], { env, cwd: scratchDir(), stdout, stderr, signal: controller.signal });
   let finished = false;
   void done.finally(() => { finished = true; });
   for (let waited = 0; waited < 20_000; waited += 20) {

@@ -37,7 +37,8 @@ describe('understudy replay', () => {
   });
 
   it('replays a HAR capture, prints the summary and the route table, and exits 0 when all match', async () => {
-    const run = await cli(['replay', 'fixtures/captures/users-me.har', `--target=${running.url}`, '--rules=fixtures/captures/corpus-rules.json'], {});
+    // Relative paths, as a user types them in the repository.
+    const run = await cli(['replay', 'fixtures/captures/users-me.har', `--target=${running.url}`, '--rules=fixtures/captures/corpus-rules.json'], {}, { cwd: path.resolve(__dirname, '../..') });
     assert.equal(run.status, 0, run.stdout + run.stderr);
     const lines = run.stdout.split('\n');
     assert.equal(lines[0], `Replayed 10 exchanges against ${running.url}: 10 matched, 0 differed, 0 failed, 0 excluded`);

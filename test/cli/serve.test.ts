@@ -11,7 +11,7 @@ import request from 'supertest';
 import { runCli } from '../../lib/cli';
 import { demoFixture, seedDemoSite } from '../../lib/demo/seed';
 import { ScratchDatabase, scratchDatabase } from '../harness/db';
-import { capture, cli, envFor, openFor, rawOption } from './cli-harness';
+import { capture, cli, envFor, openFor, rawOption, scratchDir } from './cli-harness';
 
 const demoUser = (login: string) => demoFixture.users.find((u) => u.login === login)!;
 
@@ -23,7 +23,7 @@ interface Started {
 }
 
 /** Starts `serve` and waits for its start-up line; fails if the command ends first. */
-async function startServe(argv: string[], env: Record<string, string>, cwd = process.cwd()): Promise<Started> {
+async function startServe(argv: string[], env: Record<string, string>, cwd = scratchDir()): Promise<Started> {
   const stdout = capture();
   const stderr = capture();
   const controller = new AbortController();
