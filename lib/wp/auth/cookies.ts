@@ -2,10 +2,10 @@
  * WP: WordPress's authentication cookies (wp_generate_auth_cookie / wp_validate_auth_cookie) and the
  * session tokens they point at (WP_User_Meta_Session_Tokens). Cookie value: `login|expiration|token|hmac`.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { Clock, unixSeconds } from '../clock';
 import { Salts } from '../salts';
-import { passFrag } from '../passwords';
+import { hashEquals, passFrag } from '../passwords';
 import { UserStore, WpUser, userMeta } from '../users';
 
 export type CookieScheme = 'auth' | 'secure_auth' | 'logged_in';
@@ -72,7 +72,7 @@ export async function validateAuthCookie(value: string | undefined, scheme: Cook
   if (!user) return null;
   // The HMAC is recomputed with the login as the cookie spells it, as WordPress does.
   const expected = await cookieHmac(ctx.salts, scheme, cookie.login, user.user_pass, cookie.expiration, cookie.token);
-  if (!equalHex(expected, cookie.hmac)) return null;
+  if (!hashEquals(expected, cookie.hmac)) return null;
   return sessionIsValid(user, cookie.token, now) ? user : null;
 }
 
@@ -107,15 +107,4 @@ function randomToken(length: number): string {
     for (const byte of randomBytes(length)) if (byte < 248 && out.length < length) out += chars[byte % 62];
   }
   return out;
-}
-
-/** Constant-time comparison of two strings of possibly different length. */
-export function equalHex(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  if (left.length !== right.length) {
-    timingSafeEqual(left, left);
-    return false;
-  }
-  return timingSafeEqual(left, right);
 }

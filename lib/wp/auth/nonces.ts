@@ -5,7 +5,7 @@
  */
 import { Clock } from '../clock';
 import { Salts } from '../salts';
-import { equalHex } from './cookies';
+import { hashEquals } from '../passwords';
 
 export const NONCE_LIFE_SECONDS = 86400;
 
@@ -28,8 +28,8 @@ export async function createNonce(ctx: NonceContext, action: string | number, us
 export async function verifyNonce(ctx: NonceContext, nonce: unknown, action: string | number, userId: number, token: string): Promise<1 | 2 | false> {
   if (typeof nonce !== 'string' || nonce === '' || nonce === '0') return false;
   const tick = nonceTick(ctx.clock);
-  if (equalHex(await nonceAt(ctx.salts, tick, action, userId, token), nonce)) return 1;
-  if (equalHex(await nonceAt(ctx.salts, tick - 1, action, userId, token), nonce)) return 2;
+  if (hashEquals(await nonceAt(ctx.salts, tick, action, userId, token), nonce)) return 1;
+  if (hashEquals(await nonceAt(ctx.salts, tick - 1, action, userId, token), nonce)) return 2;
   return false;
 }
 
