@@ -4,7 +4,8 @@
  * phpass `$P$B` (and MD5). A site older than 6.8 therefore gets phpass hashes from Understudy too.
  */
 import { OptionStore } from './options';
-import { MAX_PASSWORD_BYTES, hashPassword, makePhpassHash, phpTrim } from './passwords';
+import { phpTrim } from './formatting/php';
+import { MAX_PASSWORD_BYTES, hashPassword, makePhpassHash } from './passwords';
 
 export const WP_68_DB_VERSION = 60421;
 

@@ -11,6 +11,7 @@
 import crypto from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { blake2b } from 'blakejs';
+import { phpTrim } from './formatting/php';
 
 /** Passwords longer than this many bytes never verify and hash to `*`. */
 export const MAX_PASSWORD_BYTES = 4096;
@@ -43,15 +44,6 @@ export function hashEquals(known: string, given: string): boolean {
     return false;
   }
   return crypto.timingSafeEqual(a, b);
-}
-
-/**
- * PHP's `trim()` with its default character list: space, \t, \n, \r, NUL and
- * vertical tab. Unlike `String.prototype.trim` it leaves NBSP and other
- * Unicode spaces alone (and it does strip NUL).
- */
-export function phpTrim(value: string): string {
-  return value.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
 }
 
 function byteLength(value: string): number {

@@ -3,16 +3,12 @@
  * serialize.ts and unserialize.ts; nothing below imports this module.
  */
 
+import { phpTrim } from '../formatting/php';
 import { phpFloatToString } from './floats';
 import { intString, isPhpInt } from './keys';
 import { serialize } from './serialize';
 import { unserialize } from './unserialize';
 import { PhpFloat, type PhpValue } from './values';
-
-/** PHP's trim() character set (JS's trim() strips other characters and keeps NUL). */
-function phpTrim(text: string): string {
-  return text.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
-}
 
 /**
  * WordPress's is_serialized(): a cheap shape check, not a parse. Strict mode (the default, used by

@@ -14,11 +14,11 @@ import {
   needsRehash,
   normalizeApplicationPassword,
   passFrag,
-  phpTrim,
   phpassHash,
   wpFastHash,
   wpPrehash,
 } from '../../../lib/wp/passwords';
+import { phpTrim } from '../../../lib/wp/formatting/php';
 
 interface PasswordHashVector {
   format: 'wp-bcrypt' | 'bcrypt' | 'md5';

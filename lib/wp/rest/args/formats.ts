@@ -4,6 +4,7 @@
  * PCRE's `$` also matches before a final "\n"; so do these.
  */
 import { isIPv6 } from 'node:net';
+import { phpTrim } from '../../formatting/php';
 
 /** WP: rest_parse_date() !== false: the RFC 3339-ish shape, and a date strtotime() accepts. */
 export function isRestDate(s: string): boolean {
@@ -26,14 +27,6 @@ export function isEmail(s: string): boolean {
   const subs = domain.split('.');
   if (subs.length < 2) return false;
   return subs.every((sub) => phpTrim(sub, ' \t\n\r\0\x0B-') === sub && /^[a-z0-9-]+\n?$/i.test(sub));
-}
-
-function phpTrim(s: string, chars: string): string {
-  let start = 0;
-  let end = s.length;
-  while (start < end && chars.includes(s[start])) start++;
-  while (end > start && chars.includes(s[end - 1])) end--;
-  return s.slice(start, end);
 }
 
 /** WP: rest_is_ip_address(): dotted IPv4 (leading zeros allowed) or IPv6. */
