@@ -7,7 +7,7 @@
 import { Knex } from 'knex';
 import { Database } from '../wp/db/database';
 import { mysqlDateTime, siteDates } from '../wp/dates';
-import { addPostMeta, insertPost } from '../wp/posts';
+import { addPostMeta, insertPost, updatePostMeta } from '../wp/posts';
 import { phpJsonEncode } from '../wp/rest/php-json';
 import type { Site } from '../wp/site';
 import {
@@ -117,7 +117,7 @@ export async function updateForm(site: Site, form: Form, changes: FormChanges): 
     if (changes.status !== undefined) post.post_status = changes.status;
     if (changes.slug !== undefined) post.post_name = await uniqueSlug(trx, db, changes.slug || changes.title || form.title, form.id);
     await trx(db.tables.posts).where({ ID: form.id, post_type: FORM_POST_TYPE }).update(post);
-    if (changes.settings) await setPostMeta(trx, db, form.id, SETTINGS_META_KEY, settingsForStorage(form.rawSettings, changes.settings));
+    if (changes.settings) await updatePostMeta(trx, db.tables, form.id, SETTINGS_META_KEY, settingsForStorage(form.rawSettings, changes.settings));
     await writeMessages(trx, db, form.id, changes.messages ?? {});
   });
 }
@@ -234,17 +234,10 @@ async function firstMetaValues(db: Database, postId: number): Promise<Map<string
   return meta;
 }
 
-/** WP: update_post_meta(): updates the key's rows, or adds one when there is none. */
-async function setPostMeta(trx: Knex.Transaction, db: Database, postId: number, key: string, value: string): Promise<void> {
-  const changed = await trx(db.tables.postmeta).where({ post_id: postId, meta_key: key }).update({ meta_value: value });
-  if (!changed) await trx(db.tables.postmeta).insert({ post_id: postId, meta_key: key, meta_value: value });
-}
-
 async function writeMessages(trx: Knex.Transaction, db: Database, postId: number, messages: Record<string, string>): Promise<void> {
   for (const [code, text] of Object.entries(messages)) {
     const key = `${MESSAGE_META_PREFIX}${code}`;
-    if (text === '') await trx(db.tables.postmeta).where({ post_id: postId, meta_key: key }).del();
-    else await setPostMeta(trx, db, postId, key, text);
+    await updatePostMeta(trx, db.tables, postId, key, text === '' ? null : text);
   }
 }
 

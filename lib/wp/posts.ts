@@ -63,3 +63,18 @@ export async function addPostMeta(db: Knex | Knex.Transaction, tables: Tables, p
   const rows = Object.entries(meta).map(([meta_key, value]) => ({ post_id: postId, meta_key, meta_value: String(value) }));
   if (rows.length) await db(tables.postmeta).insert(rows);
 }
+
+/**
+ * WP: update_post_meta() for a key that holds one value: updates its rows, or adds one when there is
+ * none; `null` deletes the key (delete_post_meta). The existence check matters on MySQL, which reports
+ * no affected row when the value is already the same.
+ */
+export async function updatePostMeta(db: Knex | Knex.Transaction, tables: Tables, postId: number, key: string, value: string | number | null): Promise<void> {
+  const rows = () => db(tables.postmeta).where({ post_id: postId, meta_key: key });
+  if (value === null) {
+    await rows().del();
+    return;
+  }
+  const changed = await rows().update({ meta_value: String(value) });
+  if (!changed && !(await rows().first('meta_id'))) await addPostMeta(db, tables, postId, { [key]: value });
+}

@@ -6,11 +6,10 @@
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
 import { inTransaction } from '../../wp/db/transaction';
-import { addPostMeta, insertPost } from '../../wp/posts';
+import { addPostMeta, insertPost, updatePostMeta } from '../../wp/posts';
 import { Site } from '../../wp/site';
 import { groupMeta } from '../tickets/rows';
 import { prepareWriteContext } from '../tickets/write-context';
-import { setPostMeta } from '../tickets/writes';
 
 export const MAILBOX_POST_TYPE = 'svc_mailbox';
 
@@ -78,7 +77,7 @@ export async function updateMailbox(site: Site, id: number, changes: Partial<New
   const prepare = await prepareWriteContext(site);
   await inTransaction(site.db, async (trx) => {
     const ctx = prepare(trx);
-    for (const [key, value] of Object.entries(metaOf(changes))) await setPostMeta(ctx, id, key, value);
+    for (const [key, value] of Object.entries(metaOf(changes))) await updatePostMeta(ctx.trx, ctx.tables, id, key, value);
     const post: Record<string, string> = { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt };
     if (changes.address !== undefined) post.post_title = changes.address;
     await trx(ctx.tables.posts).where({ ID: id }).update(post);

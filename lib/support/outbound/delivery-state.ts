@@ -16,7 +16,8 @@ import { DELIVERY_META, POST_TYPE, groupMeta, toDelivery } from '../tickets/rows
 import { findTicket, loadConversation } from '../tickets/store';
 import { Conversation, Delivery } from '../tickets/types';
 import { prepareWriteContext } from '../tickets/write-context';
-import { WriteContext, setPostMeta } from '../tickets/writes';
+import { WriteContext } from '../tickets/writes';
+import { updatePostMeta } from '../../wp/posts';
 
 export interface DeliveryAttempt {
   delivery: Delivery;
@@ -80,7 +81,7 @@ export async function finishDeliveryAttempt(site: Site, deliveryId: number, erro
     const from = error === null ? ['sending', 'cancelled'] : ['sending'];
     await trx(site.db.tables.postmeta).where({ post_id: deliveryId, meta_key: DELIVERY_META.status }).whereIn('meta_value', from)
       .update({ meta_value: error === null ? 'sent' : 'failed' });
-    await setPostMeta(ctx, deliveryId, DELIVERY_META.lastError, (error ?? '').slice(0, 1000));
+    await updatePostMeta(ctx.trx, ctx.tables, deliveryId, DELIVERY_META.lastError, (error ?? '').slice(0, 1000));
     await trx(site.db.tables.posts).where({ ID: deliveryId }).update({ post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
   });
 }

@@ -11,7 +11,7 @@ import { enqueueJob } from '../jobs/enqueue';
 import { DELIVERY_META, POST_TYPE, groupMeta, toDelivery } from './rows';
 import { Delivery } from './types';
 import { prepareWriteContext } from './write-context';
-import { setPostMeta } from './writes';
+import { updatePostMeta } from '../../wp/posts';
 
 export const MAX_DELIVERY_ATTEMPTS = 5;
 
@@ -33,7 +33,7 @@ export async function actOnDelivery(site: Site, ticketId: number, deliveryId: nu
       .update({ meta_value: next });
     if (!moved) throw new WpError('svc_delivery_conflict', 'The delivery changed while this request ran. Load it again and retry.', 409, { attempts: delivery.attempts });
     if (action === 'retry') {
-      await setPostMeta(ctx, deliveryId, DELIVERY_META.lastError, '');
+      await updatePostMeta(ctx.trx, ctx.tables, deliveryId, DELIVERY_META.lastError, '');
       await enqueueJob(trx, site.db.tables, 'email_delivery', { delivery_id: deliveryId }, unixSeconds(site.clock));
     }
     await trx(site.db.tables.posts).where({ ID: deliveryId }).update({ post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });

@@ -13,7 +13,8 @@ import { TICKET_META } from './rows';
 import { findTicket } from './store';
 import { Ticket, TicketPriority, TicketStatus } from './types';
 import { prepareWriteContext } from './write-context';
-import { advanceVersion, setPostMeta, touchTicket } from './writes';
+import { advanceVersion, touchTicket } from './writes';
+import { updatePostMeta } from '../../wp/posts';
 
 export interface TicketChanges {
   version: number;
@@ -44,8 +45,8 @@ export async function updateTicket(site: Site, actor: Actor, ticketId: number, c
       return;
     }
     await advanceVersion(ctx, ticketId, changes.version);
-    if (changes.priority) await setPostMeta(ctx, ticketId, TICKET_META.priority, changes.priority);
-    if (changes.assignee !== undefined) await setPostMeta(ctx, ticketId, TICKET_META.assignee, changes.assignee || null);
+    if (changes.priority) await updatePostMeta(ctx.trx, ctx.tables, ticketId, TICKET_META.priority, changes.priority);
+    if (changes.assignee !== undefined) await updatePostMeta(ctx.trx, ctx.tables, ticketId, TICKET_META.assignee, changes.assignee || null);
     await touchTicket(ctx, ticketId, changes.status);
   });
   forgetTicketLists(site);

@@ -8,7 +8,7 @@ import { Knex } from 'knex';
 import { Tables } from '../../wp/db/tables';
 import { addPostMeta, insertPost } from '../../wp/posts';
 import { DELIVERY_META, MESSAGE_META, POST_TYPE, TICKET_META, postStatusOf, ATTACHED_FILE_META, CONTENT_ID_META } from './rows';
-import { AuthorKind, TicketPriority, TicketStatus, Visibility } from './types';
+import { Message, TicketPriority, TicketStatus } from './types';
 import { staleVersion } from './policy';
 
 export interface WriteContext {
@@ -48,14 +48,7 @@ export async function insertTicket(ctx: WriteContext, t: NewTicketRows): Promise
   return id;
 }
 
-export interface NewMessageRows {
-  ticketId: number;
-  body: string;
-  visibility: Visibility;
-  authorId: number;
-  authorName: string;
-  authorEmail: string;
-  authorKind: AuthorKind;
+export interface NewMessageRows extends Pick<Message, 'ticketId' | 'body' | 'visibility' | 'authorId' | 'authorName' | 'authorEmail' | 'authorKind'> {
   /** RFC 5322 Message-ID; one is made when absent. */
   messageId?: string;
   inReplyTo?: string | null;
@@ -140,20 +133,6 @@ export async function touchTicket(ctx: WriteContext, ticketId: number, status?: 
   const update: Record<string, string> = { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt };
   if (status) update.post_status = postStatusOf(status);
   await ctx.trx(ctx.tables.posts).where({ ID: ticketId }).update(update);
-}
-
-/** WP: update_post_meta() for one value; `null` deletes the key. */
-export async function setPostMeta(ctx: WriteContext, postId: number, key: string, value: string | number | null): Promise<void> {
-  const rows = ctx.trx(ctx.tables.postmeta).where({ post_id: postId, meta_key: key });
-  if (value === null) {
-    await rows.del();
-    return;
-  }
-  const changed = await ctx.trx(ctx.tables.postmeta).where({ post_id: postId, meta_key: key }).update({ meta_value: String(value) });
-  if (!changed) {
-    const exists = await ctx.trx(ctx.tables.postmeta).where({ post_id: postId, meta_key: key }).first('meta_id');
-    if (!exists) await addPostMeta(ctx.trx, ctx.tables, postId, { [key]: value });
-  }
 }
 
 function safeHost(home: string): string {
