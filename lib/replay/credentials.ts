@@ -4,6 +4,7 @@
  * reports can redact them.
  */
 import type { CapturedRequest, HeaderList } from './capture';
+import { safeDecode } from './route-key';
 
 /**
  * One substitution. `basic`: `login:password` as typed (matched against the decoded Basic header);
@@ -101,12 +102,4 @@ function encodeBasic(loginPassword: string): string {
 
 function passwordOf(loginPassword: string): string {
   return loginPassword.slice(loginPassword.indexOf(':') + 1);
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

@@ -84,7 +84,8 @@ function pathOf(url: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(withoutQuery) ? new URL(withoutQuery).pathname : withoutQuery || '/';
 }
 
-function safeDecode(text: string): string {
+/** decodeURIComponent, keeping text that is not valid percent-encoding as it is. */
+export function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
