@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Express } from 'express';
+import { Knex } from 'knex';
 import { openSite } from '../../lib/boot';
 import { createApp } from '../../lib/app';
 import { memoryLogger } from '../../lib/logger';
@@ -75,4 +76,9 @@ export async function openOracle(): Promise<OracleSite> {
       fs.rmSync(site.config.dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A second connection to the oracle database, standing in for the live PHP site writing it. */
+export function phpConnection(oracle: OracleSite): Knex {
+  return connect({ target: oracle.scratch.target, tables: new Tables({ prefix: 'wp_' }) }).knex;
 }

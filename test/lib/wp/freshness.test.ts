@@ -6,11 +6,9 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { Knex } from 'knex';
-import { connect } from '../../../lib/wp/db/database';
-import { Tables } from '../../../lib/wp/db/tables';
 import { serialize, unserialize, toPlain, PhpValue } from '../../../lib/wp/php-serialize';
 import { eventually } from '../../harness/eventually';
-import { OracleSite, credentials, openOracle } from '../../harness/oracle';
+import { OracleSite, credentials, openOracle, phpConnection } from '../../harness/oracle';
 
 const BOUND_MS = 2000;
 
@@ -21,7 +19,7 @@ describe('changes made by PHP behind Understudy\'s back', function () {
 
   before(async () => {
     oracle = await openOracle();
-    php = connect({ target: oracle.scratch.target, tables: new Tables({ prefix: 'wp_' }) }).knex;
+    php = phpConnection(oracle);
   });
   after(async () => {
     await php.destroy();

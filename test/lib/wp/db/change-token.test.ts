@@ -2,9 +2,7 @@
 import assert from 'node:assert/strict';
 import { Knex } from 'knex';
 import { changeToken } from '../../../../lib/wp/db/change-token';
-import { connect } from '../../../../lib/wp/db/database';
-import { Tables } from '../../../../lib/wp/db/tables';
-import { OracleSite, openOracle } from '../../../harness/oracle';
+import { OracleSite, openOracle, phpConnection } from '../../../harness/oracle';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -13,7 +11,7 @@ describe('changeToken', function () {
   let php: Knex;
   before(async () => {
     oracle = await openOracle();
-    php = connect({ target: oracle.scratch.target, tables: new Tables({ prefix: 'wp_' }) }).knex;
+    php = phpConnection(oracle);
   });
   after(async () => {
     await php.destroy();
