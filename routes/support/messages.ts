@@ -1,7 +1,7 @@
 /** support/v1 replies: adding a message (with files) to a ticket. */
 import { RestRequest, RestResponse, RouteDeclaration, requireSignedIn } from '../../lib/wp/rest/route';
 import { presentMessage } from '../../lib/support/tickets/present';
-import { addReply } from '../../lib/support/tickets/reply';
+import { addReply, isReplyRequestStored } from '../../lib/support/tickets/reply';
 import { NAMESPACE, actor, ticketArgs, ticketRouteBase } from './common';
 
 export const ticketMessages: RouteDeclaration = {
@@ -10,7 +10,11 @@ export const ticketMessages: RouteDeclaration = {
   endpoints: [
     {
       methods: ['POST'], permission: requireSignedIn, args: ticketArgs('reply'), handler: addMessage,
-      rateLimit: { name: 'tickets.reply', limit: 120, windowSeconds: 3600 },
+      // A retry with a request_key already stored only replays its reply: it is not counted.
+      rateLimit: {
+        name: 'tickets.reply', limit: 120, windowSeconds: 3600,
+        exempt: (req) => isReplyRequestStored(req.site, actor(req), req.params.id, req.params.request_key),
+      },
     },
   ],
 };

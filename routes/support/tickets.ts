@@ -2,7 +2,7 @@
 import { WpError } from '../../lib/wp/errors';
 import { RestRequest, RestResponse, RouteDeclaration, requireSignedIn } from '../../lib/wp/rest/route';
 import { Actor } from '../../lib/support/tickets/actor';
-import { createTicket } from '../../lib/support/tickets/create';
+import { createTicket, isTicketRequestStored } from '../../lib/support/tickets/create';
 import { listTickets } from '../../lib/support/tickets/list';
 import { presentConversation, presentTicket } from '../../lib/support/tickets/present';
 import { Attachment, Conversation } from '../../lib/support/tickets/types';
@@ -17,7 +17,8 @@ export const ticketsCollection: RouteDeclaration = {
     { methods: ['GET'], permission: requireSignedIn, args: ticketArgs('list'), handler: getTickets },
     {
       methods: ['POST'], permission: requireSignedIn, args: ticketArgs('create'), handler: createTicketItem,
-      rateLimit: { name: 'tickets.create', limit: 20, windowSeconds: 3600 },
+      // A retry with a request_key already stored only replays its ticket: it is not counted.
+      rateLimit: { name: 'tickets.create', limit: 20, windowSeconds: 3600, exempt: (req) => isTicketRequestStored(req.site, actor(req), req.params.request_key) },
     },
   ],
 };

@@ -7,7 +7,7 @@ import { Site } from '../../wp/site';
 import { forgetTicketLists } from './list';
 import { enqueueJob } from '../jobs/enqueue';
 import { Actor } from './actor';
-import { RequestKey, claimRequestKey, recordRequestResult, requestHash, storedResult } from './idempotency';
+import { RequestKey, claimRequestKey, isRequestKeyStored, recordRequestResult, requestHash, storedResult } from './idempotency';
 import { ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
 import { AuthorKind, Conversation, IncomingFile } from './types';
@@ -29,10 +29,13 @@ export interface OpenedTicket {
   replayed: boolean;
 }
 
+/** The request-key scope of opening a ticket. */
+const TICKET_SCOPE = 'ticket';
+
 export async function createTicket(site: Site, actor: Actor, input: NewTicket): Promise<OpenedTicket> {
   checkFileCount(input.files);
   const rk: RequestKey | null = input.requestKey
-    ? { userId: actor.userId, scope: 'ticket', key: input.requestKey, request: requestOf(input) }
+    ? { userId: actor.userId, scope: TICKET_SCOPE, key: input.requestKey, request: requestOf(input) }
     : null;
   // Read what the write needs before the transaction: on SQLite it holds the only connection.
   const withTransaction = await prepareWriteContext(site);
@@ -51,6 +54,11 @@ export async function createTicket(site: Site, actor: Actor, input: NewTicket): 
   const ticket = await findTicket(site.db, ticketId);
   if (!ticket) throw ticketNotFound();
   return { conversation: await loadConversation(site.db, ticket, true), replayed: id === null };
+}
+
+/** True when `requestKey` already opened a ticket for this actor: createTicket() would only replay it. */
+export async function isTicketRequestStored(site: Site, actor: Actor, requestKey: string | undefined): Promise<boolean> {
+  return requestKey !== undefined && isRequestKeyStored(site.db, { userId: actor.userId, scope: TICKET_SCOPE, key: requestKey });
 }
 
 /** A new ticket whoever opens it (signed-in user, incoming email): who the customer is and the first message. */

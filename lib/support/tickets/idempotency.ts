@@ -43,6 +43,16 @@ export async function recordRequestResult(trx: Knex.Transaction, db: Database, r
   await trx(db.tables.svc('request_keys')).where({ user_id: rk.userId, scope: rk.scope, request_key: rk.key }).update({ resource_id: resourceId });
 }
 
+/**
+ * Whether the key's first request has stored its result: a request repeating the key can then only
+ * replay that result (or be refused as a different request), never create anything.
+ */
+export async function isRequestKeyStored(db: Database, rk: Omit<RequestKey, 'request'>): Promise<boolean> {
+  const row = await db.knex(db.tables.svc('request_keys'))
+    .where({ user_id: rk.userId, scope: rk.scope, request_key: rk.key }).whereNotNull('resource_id').first('resource_id');
+  return row !== undefined;
+}
+
 /** The resource the key's first request stored; refuses a key reused for a different request. */
 export async function storedResult(db: Database, rk: RequestKey): Promise<number> {
   const row = await db.knex(db.tables.svc('request_keys'))

@@ -9,7 +9,7 @@ import { Site } from '../../wp/site';
 import { forgetTicketLists } from './list';
 import { enqueueJob } from '../jobs/enqueue';
 import { Actor } from './actor';
-import { RequestKey, claimRequestKey, recordRequestResult, requestHash, storedResult } from './idempotency';
+import { RequestKey, claimRequestKey, isRequestKeyStored, recordRequestResult, requestHash, storedResult } from './idempotency';
 import { canSeeTicket, ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
 import { Conversation, IncomingFile, Message, Ticket, TicketStatus, Visibility } from './types';
@@ -36,7 +36,7 @@ export async function addReply(site: Site, actor: Actor, ticketId: number, input
     throw new WpError('svc_cannot_post_internal', 'Only agents can add internal notes.', 403);
   }
   const rk: RequestKey | null = input.requestKey
-    ? { userId: actor.userId, scope: `reply:${ticketId}`, key: input.requestKey, request: requestOf(input) }
+    ? { userId: actor.userId, scope: replyScope(ticketId), key: input.requestKey, request: requestOf(input) }
     : null;
   // Read what the write needs before the transaction: on SQLite it holds the only connection.
   const withTransaction = await prepareWriteContext(site);
@@ -53,6 +53,16 @@ export async function addReply(site: Site, actor: Actor, ticketId: number, input
   forgetTicketLists(site);
   const messageId = id ?? (await storedResult(site.db, rk as RequestKey));
   return { ...(await reload(site, ticketId, messageId)), replayed: id === null };
+}
+
+/** True when `requestKey` already added a reply to this ticket for this actor: addReply() would only replay it. */
+export async function isReplyRequestStored(site: Site, actor: Actor, ticketId: number, requestKey: string | undefined): Promise<boolean> {
+  return requestKey !== undefined && isRequestKeyStored(site.db, { userId: actor.userId, scope: replyScope(ticketId), key: requestKey });
+}
+
+/** The request-key scope of replies to one ticket. */
+function replyScope(ticketId: number): string {
+  return `reply:${ticketId}`;
 }
 
 /** Who a reply is from, whether a signed-in user or the sender of an email. */

@@ -75,6 +75,13 @@ export interface RateLimitSpec {
   windowSeconds: number;
   /** Whose bucket this request counts against (defaults to the user ID, else the address). */
   key?: (req: RestRequest) => string;
+  /**
+   * True for a request the limit does not apply to, asked after the permission check and before
+   * counting: such a request is neither counted nor refused. For retries that can only replay an
+   * answer already stored (a repeated `request_key`), so a client retrying past the limit still gets
+   * its stored answer. Only say true for requests the handler cannot turn into new work.
+   */
+  exempt?: (req: RestRequest) => boolean | Promise<boolean>;
 }
 
 export interface Endpoint {

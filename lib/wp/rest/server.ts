@@ -142,6 +142,7 @@ export class RestServer {
   private async limitRate(match: RouteMatch, request: RestRequest): Promise<void> {
     const spec = match.endpoint.rateLimit;
     if (!spec) return;
+    if (spec.exempt && (await spec.exempt(request))) return;
     const who = spec.key ? spec.key(request) : request.user.id > 0 ? `user:${request.user.id}` : `ip:${request.ip}`;
     const decision = await this.site.rateLimiter.hit(`${spec.name}:${who}`, spec.limit, spec.windowSeconds);
     if (!decision.allowed) {

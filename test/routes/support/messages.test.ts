@@ -1,7 +1,7 @@
 /** POST /support/v1/tickets/<id>/messages: replies, internal notes, and what they set in motion. */
 import assert from 'node:assert/strict';
 import { API, as } from '../../harness/support';
-import { OracleSite, openOracle } from '../../harness/oracle';
+import { OracleSite, credentials, openOracle } from '../../harness/oracle';
 
 describe('POST /support/v1/tickets/<id>/messages', function () {
   let oracle: OracleSite;
@@ -80,6 +80,67 @@ describe('POST /support/v1/tickets/<id>/messages', function () {
     const seen = await as(oracle.app, 'agent1').get(`${API}/tickets/${ticket.id}`);
     assert.equal(seen.body.messages.filter((m: { body: string }) => m.body === 'Once').length, 1);
     assert.equal(seen.body.version, 2);
+  });
+
+  it('answers a retry with a stored request_key from its stored reply, without counting it against the limit of 120 an hour', async function () {
+    this.timeout(60_000);
+    // A window of its own, away from the other tests' replies.
+    oracle.clock.advance(5 * 3600 * 1000);
+    try {
+      // The limit is the agent's, over all tickets: 120 notes spread over a few tickets keep each conversation short.
+      const tickets = [await open(), await open(), await open(), await open()];
+      const versions = tickets.map(() => 1);
+      const note = (i: number, key: string, body = `Note ${key}`, version = versions[i % tickets.length]) =>
+        as(oracle.app, 'agent1').post(`${API}/tickets/${tickets[i % tickets.length].id}/messages`).send({ body, version, visibility: 'internal', request_key: key });
+      const send = async (i: number) => {
+        const res = await note(i, `r-limit-${i}`);
+        if (res.status === 201) versions[i % tickets.length] = res.body.ticket.version;
+        return res;
+      };
+      const hits = async () => {
+        const rows = await oracle.site.db.knex('wp_svc_rate_limits').where({ bucket: `tickets.reply:user:${credentials.application_passwords.agent1.user_id}` });
+        return rows.reduce((sum: number, r: { hits: number }) => sum + Number(r.hits), 0);
+      };
+      const first = await send(0);
+      assert.equal(first.status, 201, first.text);
+      for (let i = 1; i < 119; i++) {
+        const res = await send(i);
+        assert.equal(res.status, 201, res.text);
+      }
+      const counted = await hits();
+
+      // A retry sends what the first request sent, its version too: it gets the stored reply, uncounted.
+      const retry = (body = 'Note r-limit-0') => note(0, 'r-limit-0', body, 1);
+      for (let round = 0; round < 5; round++) {
+        const again = await retry();
+        assert.equal(again.status, 201, again.text);
+        assert.equal(again.body.id, first.body.id);
+      }
+      assert.equal(await hits(), counted);
+
+      const last = await send(119);
+      assert.equal(last.status, 201, last.text);
+      const refused = await send(120);
+      assert.equal(refused.status, 429);
+      assert.equal(refused.body.code, 'rest_too_many_requests');
+
+      // Past the limit, the retry still gets its stored reply, and the same key with another body its 422.
+      const replayed = await retry();
+      assert.equal(replayed.status, 201, replayed.text);
+      assert.equal(replayed.body.id, first.body.id);
+      const reused = await retry('Another note');
+      assert.equal(reused.status, 422);
+      assert.equal(reused.body.code, 'svc_request_key_reused');
+      for (const [i, ticket] of tickets.entries()) {
+        const seen = await as(oracle.app, 'agent1').get(`${API}/tickets/${ticket.id}`);
+        assert.equal(seen.body.messages.length, 1 + 30);
+        assert.equal(seen.body.version, versions[i]);
+      }
+      // The refused new note was counted, as refusals are; the retries after it were not.
+      assert.equal(await hits(), counted + 2);
+    } finally {
+      oracle.clock.set(credentials.generated_at * 1000);
+    }
   });
 
   it('answers a reply to someone else\'s ticket as if it did not exist', async () => {

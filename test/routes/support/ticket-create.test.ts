@@ -1,7 +1,7 @@
 /** POST /support/v1/tickets: opening tickets, stored once per request_key even under concurrency. */
 import assert from 'node:assert/strict';
 import { API, as } from '../../harness/support';
-import { OracleSite, openOracle } from '../../harness/oracle';
+import { OracleSite, credentials, openOracle } from '../../harness/oracle';
 
 describe('POST /support/v1/tickets', function () {
   let oracle: OracleSite;
@@ -92,6 +92,61 @@ describe('POST /support/v1/tickets', function () {
       assert.deepEqual(statuses, [...Array(20).fill(201), 429]);
     } finally {
       clock.set(1795355509 * 1000);
+    }
+  });
+
+  it('answers a retry with a stored request_key from its stored ticket, without counting it against the limit', async () => {
+    // A window of its own, far from the other tests' tickets.
+    oracle.clock.advance(5 * 3600 * 1000);
+    try {
+      const send = (i: number, body = `Body ${i}`) =>
+        as(oracle.app, 'customer1').post(`${API}/tickets`).send({ subject: `Retried ${i}`, body, request_key: `k-limit-${i}` });
+      const hits = async () => {
+        const rows = await oracle.site.db.knex('wp_svc_rate_limits').where({ bucket: `tickets.create:user:${credentials.application_passwords.customer1.user_id}` });
+        return rows.reduce((sum: number, r: { hits: number }) => sum + Number(r.hits), 0);
+      };
+      const ids: number[] = [];
+      for (let i = 0; i < 19; i++) {
+        const res = await send(i);
+        assert.equal(res.status, 201, res.text);
+        ids.push(res.body.id);
+      }
+      const counted = await hits();
+
+      // Retries of stored requests, many times over: each answers its ticket, and none is counted.
+      for (let round = 0; round < 5; round++) {
+        for (const i of [0, 18]) {
+          const res = await send(i);
+          assert.equal(res.status, 201, res.text);
+          assert.equal(res.body.id, ids[i]);
+          assert.equal(res.body.subject, `Retried ${i}`);
+        }
+      }
+      assert.equal(await hits(), counted);
+
+      // So the 20th new ticket of the hour is still allowed, and the 21st is not.
+      const twentieth = await send(19);
+      assert.equal(twentieth.status, 201, twentieth.text);
+      const refused = await send(20);
+      assert.equal(refused.status, 429);
+      assert.equal(refused.body.code, 'rest_too_many_requests');
+
+      // Past the limit, a retry still gets its stored ticket, and the same key with another body its 422.
+      const first = await send(0);
+      assert.equal(first.status, 201, first.text);
+      assert.equal(first.body.id, ids[0]);
+      const last = await send(19);
+      assert.equal(last.status, 201, last.text);
+      assert.equal(last.body.id, twentieth.body.id);
+      const reused = await send(0, 'A different body.');
+      assert.equal(reused.status, 422);
+      assert.equal(reused.body.code, 'svc_request_key_reused');
+      assert.equal(await count('wp_posts', { post_type: 'svc_ticket', post_title: 'Retried 0' }), 1);
+      assert.equal(await count('wp_posts', { post_type: 'svc_ticket', post_title: 'Retried 20' }), 0);
+      // The refused new request was counted, as refusals are; the retries after it were not.
+      assert.equal(await hits(), counted + 2);
+    } finally {
+      oracle.clock.set(credentials.generated_at * 1000);
     }
   });
 });
