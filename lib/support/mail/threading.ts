@@ -1,6 +1,6 @@
 /**
  * Which ticket an email belongs to. First by its threading headers: In-Reply-To, then References from
- * the newest back, against the Message-IDs of this site's messages (`_svc_message_id`: the ones we
+ * the newest back (the latest 20 and the first), against the Message-IDs of this site's messages (`_svc_message_id`: the ones we
  * sent and the ones we stored). Then by a ticket tag in the subject (`[#123]`, as our replies carry
  * it; also `[Ticket #123]`), but only when the sender is that ticket's customer: a subject is easy to
  * guess. Otherwise the email opens a new ticket.
@@ -20,7 +20,7 @@ export interface StoredMessage {
   authorKind: string;
 }
 
-/** This site's messages with any of these Message-IDs (one query). */
+/** This site's messages with any of these Message-IDs (one query: callers bound the list, see threadingIds). */
 export async function findStoredMessages(trx: Knex.Transaction, db: Database, ids: string[]): Promise<StoredMessage[]> {
   if (!ids.length) return [];
   const { posts, postmeta } = db.tables;
@@ -35,10 +35,30 @@ export async function findStoredMessages(trx: Knex.Transaction, db: Database, id
   }));
 }
 
+/**
+ * How many of the latest References IDs threading looks at, besides the first. RFC 5322 3.6.4 has each
+ * reply's References grow by one ID, and mail clients trim long lists to the first ID (the thread's
+ * root) and the latest ones. Our replies carry at most 20 (outbound/threading.ts), so a reply to one
+ * carries at most 21: the first and the latest 20 hold every ID such a reply can name. Looking at no
+ * more also bounds the query: a header listing 50,000 IDs must not become 50,000 SQL variables.
+ */
+const LATEST_REFERENCES = 20;
+
+/**
+ * The Message-IDs a message is threaded by, in the order they are tried: In-Reply-To (its first ID;
+ * see parse.ts), the latest References from the newest back, then the first (the thread's root).
+ */
+export function threadingIds(email: Pick<ParsedEmail, 'inReplyTo' | 'references'>): string[] {
+  const { references } = email;
+  const latest = references.slice(-LATEST_REFERENCES).reverse();
+  const root = references.length > LATEST_REFERENCES ? references.slice(0, 1) : [];
+  return [...new Set([...(email.inReplyTo ? [email.inReplyTo] : []), ...latest, ...root])];
+}
+
 /** The ticket the email continues, or null for a new conversation. */
 export async function findThread(trx: Knex.Transaction, db: Database, email: ParsedEmail, sender: EmailSender): Promise<Ticket | null> {
-  const candidates = [...(email.inReplyTo ? [email.inReplyTo] : []), ...[...email.references].reverse()];
-  const stored = await findStoredMessages(trx, db, [...new Set(candidates)]);
+  const candidates = threadingIds(email);
+  const stored = await findStoredMessages(trx, db, candidates);
   for (const id of candidates) {
     // MySQL's _ci collations match IDs whatever their case; compare the same way here.
     const hit = stored.find((m) => m.messageId.toLowerCase() === id.toLowerCase());
