@@ -6,9 +6,11 @@
  */
 import path from 'node:path';
 import { AddressObject, Attachment, simpleParser } from 'mailparser';
+import { parseMailbox } from '../../mail/address';
 import { IncomingFile } from '../tickets/types';
 
 export interface ParsedEmail {
+  /** The sender; null when From is missing, repeated, or not one cleanly written mailbox (see senderOf). */
   from: { address: string; name: string } | null;
   subject: string;
   text: string;
@@ -30,7 +32,7 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
   const files = mail.attachments.map(toFile);
   const type = mail.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined;
   return {
-    from: firstAddress(mail.from),
+    from: senderOf(mail.headerLines, mail.from),
     subject: (mail.subject ?? '').replace(/\s+/g, ' ').trim(),
     text: readableText(mail.text || (mail.html ? await htmlToText(mail.html) : ''), files),
     messageId: messageIds(mail.messageId)[0] ?? null,
@@ -60,10 +62,31 @@ export function messageIds(value: string | string[] | undefined): string[] {
   return text.split(/\s+/).filter((t) => /^[^\s@]+@[^\s@]+$/.test(t)).map((t) => `<${t}>`);
 }
 
-function firstAddress(from: AddressObject | undefined): ParsedEmail['from'] {
-  const first = from?.value.find((a) => a.address) ?? from?.value.flatMap((a) => a.group ?? []).find((a) => a.address);
-  if (!first?.address) return null;
-  return { address: first.address.trim(), name: (first.name ?? '').replace(/\s+/g, ' ').trim() };
+/**
+ * Who the message is from: the one From header, read strictly (lib/mail/address.ts). mailparser
+ * repairs what it reads (`<a@good.test>@evil.test` comes out as a@good.test, a list or a group as its
+ * first address), while a relay checking the sender's domain may read another address in the same
+ * header. So a From that is missing, repeated, or not exactly one cleanly written mailbox names no
+ * sender, and intake treats the message as mail without a From address. mailparser still supplies
+ * the name (it decodes encoded-words and charsets), and only when it reads the same one address.
+ */
+function senderOf(lines: ReadonlyArray<{ key: string; line: string }>, parsed: AddressObject | undefined): ParsedEmail['from'] {
+  const from = lines.filter((h) => h.key.toLowerCase() === 'from');
+  if (from.length !== 1) return null;
+  const mailbox = parseMailbox(utf8(headerValue((from[0] as { line: string }).line)));
+  const [read, ...more] = parsed?.value ?? [];
+  if (!mailbox || !read || more.length || read.group || read.address?.toLowerCase() !== mailbox.address.toLowerCase()) return null;
+  return { address: mailbox.address, name: (read.name ?? '').replace(/\s+/g, ' ').trim() };
+}
+
+/** A raw header line's value, unfolded. */
+function headerValue(line: string): string {
+  return line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
+}
+
+/** mailparser keeps raw header lines as one character per byte; an 8-bit (RFC 6532) header is UTF-8. */
+function utf8(binary: string): string {
+  return Buffer.from(binary, 'latin1').toString('utf8');
 }
 
 /** Unix newlines, no trailing spaces, at most one blank line in a row, and html-to-text's `[cid:…]` image marks named after their files. */
@@ -79,8 +102,7 @@ function readableText(text: string, files: IncomingFile[]): string {
 function headerMap(lines: ReadonlyArray<{ key: string; line: string }>): Map<string, string[]> {
   const map = new Map<string, string[]>();
   for (const { key, line } of lines) {
-    const colon = line.indexOf(':');
-    const value = line.slice(colon + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
+    const value = headerValue(line);
     map.set(key.toLowerCase(), [...(map.get(key.toLowerCase()) ?? []), value]);
   }
   return map;

@@ -8,6 +8,7 @@
  * - the generic shape documented in docs/mail-intake.md (`from`, `text`, `html`, `attachments` as base64).
  * Missing fields are named in the provider's own terms.
  */
+import { parseMailbox } from '../../mail/address';
 import { invalidFields, missingFields } from './errors';
 import { PostedFile } from './form-body';
 
@@ -142,10 +143,19 @@ function withThreading(f: EmailFields): EmailFields {
 
 function required(f: EmailFields, fromName: string, bodyName: string): EmailFields {
   const absent: string[] = [];
-  if (!/[^\s<>@]+@[^\s<>@]+/.test(f.from)) absent.push(fromName);
+  if (!hasSender(f.from)) absent.push(fromName);
   if (!f.text?.trim() && !f.html?.trim() && !f.attachments.length) absent.push(bodyName);
   if (absent.length) throw missingFields(absent);
   return f;
+}
+
+/**
+ * Whether a posted from names exactly one cleanly written mailbox, checked before the message is
+ * composed: nodemailer would repair `<a@good.test>@evil.test` into `"@evil.test" <a@good.test>`,
+ * which then reads clean. Anything else counts as no from at all, as in a raw message (parse.ts).
+ */
+function hasSender(from: string): boolean {
+  return parseMailbox(from.replace(/\r?\n(?=[ \t])/g, '')) !== null;
 }
 
 /** SendGrid's `headers`: the message's raw header block, unfolded. */

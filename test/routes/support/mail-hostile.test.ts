@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { IssuedCredentials } from '../../../lib/support/mailboxes/admin';
 import { uploadsDirOf } from '../../../lib/support/tickets/attachments';
-import { addTestMailbox, postMeta, relayPost } from '../../harness/mail';
+import { addTestMailbox, inboundPost, postMeta, relayPost } from '../../harness/mail';
 import { OracleSite, openOracle } from '../../harness/oracle';
 
 let serial = 0;
@@ -111,4 +111,81 @@ describe('mail built to hurt', function () {
     });
   });
 
+  describe('From headers that do not parse cleanly', function () {
+    /** Each names customer2 to a loose parser, and something else (or nothing) to a strict one. */
+    const unclean: Array<[string, string[]]> = [
+      ['a trailing domain after the angle brackets', ['From: <customer2@example.test>@evil.test']],
+      ['the same with a display name', ['From: Customer Two <customer2@example.test>@evil.test']],
+      ['text after the angle brackets', ['From: Customer Two <customer2@example.test> x <attacker@evil.test>']],
+      ['two pairs of angle brackets', ['From: Customer Two <customer2@example.test> <attacker@evil.test>']],
+      ['an unclosed angle bracket', ['From: Customer Two <customer2@example.test']],
+      ['two mailboxes', ['From: customer2@example.test, attacker@evil.test']],
+      ['an address as an unquoted display name', ['From: customer2@example.test <attacker@evil.test>']],
+      ['a group', ['From: Friends: customer2@example.test;']],
+      ['a source route', ['From: <@evil.test:customer2@example.test>']],
+      ['spaces inside the address', ['From: customer2 @ example.test']],
+      ['two From headers', ['From: Customer Two <customer2@example.test>', 'From: attacker@evil.test']],
+      ['an address only as an encoded-word', ['From: =?utf-8?q?customer2=40example.test?=']],
+    ];
+    for (const [about, headers] of unclean) {
+      it(`credits no one for ${about} (${headers.join(' / ')}): ignored as no_sender, the ticket untouched`, async () => {
+        const { ticketId, rootId, subject } = await customer2Ticket();
+        const before = await conversation(ticketId);
+        const res = await relayPost(oracle.app, oracle.site, mailbox, rawMessage([
+          ...headers, `Subject: Re: ${subject} [#${ticketId}]`, `In-Reply-To: ${rootId}`,
+        ], 'Please refund to my new account.'));
+        assert.equal(res.status, 202, res.text);
+        assert.deepEqual([res.body.outcome, res.body.reason, res.body.ticket_id], ['ignored', 'no_sender', null]);
+        assert.deepEqual(await conversation(ticketId), before);
+      });
+    }
+
+    it('credits no one by the subject tag either when From does not parse cleanly', async () => {
+      const { ticketId, subject } = await customer2Ticket();
+      const res = await relayPost(oracle.app, oracle.site, mailbox, rawMessage([
+        'From: <customer2@example.test>@evil.test', `Subject: Re: ${subject} [#${ticketId}]`,
+      ]));
+      assert.deepEqual([res.status, res.body.outcome, res.body.reason], [202, 'ignored', 'no_sender']);
+      assert.equal((await conversation(ticketId)).length, 1);
+    });
+
+    it('takes the address in the angle brackets, not one in the display name (quoted or encoded): an internal note', async () => {
+      for (const from of ['"customer2@example.test" <attacker@evil.test>', '=?utf-8?q?customer2=40example.test?= <attacker@evil.test>', '(customer2@example.test) <attacker@evil.test>']) {
+        const { ticketId, rootId } = await customer2Ticket();
+        const res = await relayPost(oracle.app, oracle.site, mailbox, rawMessage([`From: ${from}`, 'Subject: Re: refund', `In-Reply-To: ${rootId}`]));
+        assert.equal(res.status, 202, res.text);
+        assert.deepEqual([res.body.outcome, res.body.ticket_id], ['note_added', ticketId], from);
+        assert.deepEqual((await conversation(ticketId)).pop(), { visibility: 'internal', author: 'attacker@evil.test' }, from);
+      }
+    });
+
+    it('still credits the customer for clean forms: comments, a bare address, a quoted or encoded name, a dotted name', async () => {
+      const clean = [
+        'Customer Two <customer2@example.test> (sent from the web)', 'customer2@example.test (Customer Two)', '<customer2@example.test>',
+        '"Two, Customer" <customer2@example.test>', '=?utf-8?q?Kundin_Zw=C3=B6lf?= <customer2@example.test>', 'Customer J. Two <Customer2@Example.test>',
+        'Zoë Zwölf <customer2@example.test>',
+      ];
+      for (const from of clean) {
+        const { ticketId, rootId } = await customer2Ticket();
+        const res = await relayPost(oracle.app, oracle.site, mailbox, rawMessage([`From: ${from}`, 'Subject: Re: late', `In-Reply-To: ${rootId}`]));
+        assert.equal(res.status, 202, res.text);
+        assert.deepEqual([res.body.outcome, res.body.ticket_id], ['reply_added', ticketId], from);
+      }
+    });
+
+    it('refuses posted fields whose from does not parse cleanly (inbound 422, nothing stored)', async () => {
+      const { ticketId, rootId } = await customer2Ticket();
+      const before = await conversation(ticketId);
+      const generic = await inboundPost(oracle.app, mailbox).send({ from: '<customer2@example.test>@evil.test', text: 'Refund me.', in_reply_to: rootId });
+      assert.equal(generic.status, 422, generic.text);
+      assert.deepEqual(generic.body.data.missing, ['from']);
+      const postmark = await inboundPost(oracle.app, mailbox).send({
+        FromFull: { Email: 'customer2@example.test>@evil.test', Name: 'Customer Two' }, TextBody: 'Refund me.',
+        Headers: [{ Name: 'In-Reply-To', Value: rootId }],
+      });
+      assert.equal(postmark.status, 422, postmark.text);
+      assert.deepEqual(postmark.body.data.missing, ['From']);
+      assert.deepEqual(await conversation(ticketId), before);
+    });
+  });
 });
