@@ -8,6 +8,8 @@ import { AjaxAction, AjaxRequest } from '../../lib/wp/ajax/dispatcher';
 import { AjaxResponse, wpSendJson } from '../../lib/wp/ajax/response';
 
 async function handleSubmit(req: AjaxRequest): Promise<AjaxResponse> {
+  // A submission cut off in transit is refused whole rather than judged on the fields that arrived.
+  if (req.bodyMalformed) return wpSendJson({ message: { type: 'error', text: DEFAULT_MESSAGES.error }, error: 'invalid_request' }, 400);
   try {
     const result = await submitForm(req.site, {
       fields: req.body,

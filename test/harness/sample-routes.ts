@@ -131,7 +131,7 @@ const upload: RouteDeclaration = {
     methods: ['POST'],
     permission: allowAnyone,
     maxBodyBytes: 64 * 1024,
-    handler: (req) => ({ fields: Object.keys(req.body ?? {}).length, files: req.files.map((f) => f.data.length) }),
+    handler: (req) => ({ fields: Object.keys(req.body ?? {}).length, files: req.files.map((f) => f.size) }),
   }],
 };
 

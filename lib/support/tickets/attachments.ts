@@ -3,10 +3,12 @@
  * nothing user supplied decides the path, and typed by their bytes, never by their name: only real
  * PNG, JPEG, GIF, WebP and AVIF images may ever be shown inline.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SiteConfig } from '../../wp/config';
+import { IncomingFile } from './types';
 
 export const PRIVATE_FOLDER = 'svc-private';
 export const MAX_FILES_PER_MESSAGE = 10;
@@ -45,15 +47,52 @@ export function cleanFilename(name: string): string {
   return (base || 'attachment').slice(0, 180);
 }
 
+/** Enough of a file's first bytes to sniff its type. */
+export async function fileHead(file: IncomingFile): Promise<Buffer> {
+  if ('data' in file) return file.data.subarray(0, 16);
+  const handle = await fs.open(file.path, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(16), 0, 16, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The file's content as a request key remembers it: SHA-256 of its base64 as a JSON string. An
+ * upload on disk is read in chunks whose base64 is joined up at multiples of three bytes.
+ */
+export async function contentFingerprint(file: IncomingFile): Promise<string> {
+  const hash = createHash('sha256').update('"');
+  if ('data' in file) return hash.update(file.data.toString('base64')).update('"').digest('hex');
+  let carry = Buffer.alloc(0);
+  for await (const chunk of createReadStream(file.path)) {
+    const bytes = Buffer.concat([carry, chunk as Buffer]);
+    const whole = bytes.length - (bytes.length % 3);
+    hash.update(bytes.subarray(0, whole).toString('base64'));
+    carry = bytes.subarray(whole);
+  }
+  return hash.update(carry.toString('base64')).update('"').digest('hex');
+}
+
+/** Each file's name and content fingerprint, as a request key's stored request lists them. */
+export async function fileFingerprints(files: IncomingFile[] | undefined): Promise<Array<[string, string]>> {
+  return Promise.all((files ?? []).map(async (f): Promise<[string, string]> => [f.filename, await contentFingerprint(f)]));
+}
+
 /** Writes the file under `svc-private/YYYY/MM/`; returns the path relative to the uploads folder. */
-export async function saveAttachmentFile(uploadsDir: string, filename: string, bytes: Buffer, nowMs: number): Promise<string> {
+export async function saveAttachmentFile(uploadsDir: string, file: IncomingFile, nowMs: number): Promise<string> {
+  const filename = file.filename;
   const date = new Date(nowMs);
   const folder = path.posix.join(PRIVATE_FOLDER, String(date.getUTCFullYear()), String(date.getUTCMonth() + 1).padStart(2, '0'));
   await ensurePrivateFolder(uploadsDir);
   await fs.mkdir(path.join(uploadsDir, folder), { recursive: true });
   const ext = path.extname(cleanFilename(filename)).toLowerCase().replace(/[^.a-z0-9]/g, '').slice(0, 10);
   const relative = path.posix.join(folder, `${randomBytes(16).toString('hex')}${ext}`);
-  await fs.writeFile(path.join(uploadsDir, relative), bytes, { flag: 'wx' });
+  const target = path.join(uploadsDir, relative);
+  if ('data' in file) await fs.writeFile(target, file.data, { flag: 'wx' });
+  else await fs.copyFile(file.path, target, fs.constants.COPYFILE_EXCL);
   return relative;
 }
 

@@ -7,7 +7,8 @@ import { Site } from '../../wp/site';
 import { forgetTicketLists } from './list';
 import { enqueueJob } from '../jobs/enqueue';
 import { Actor } from './actor';
-import { RequestKey, claimRequestKey, isRequestKeyStored, recordRequestResult, requestHash, storedResult } from './idempotency';
+import { fileFingerprints } from './attachments';
+import { RequestKey, claimRequestKey, isRequestKeyStored, recordRequestResult, storedResult } from './idempotency';
 import { ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
 import { AuthorKind, Conversation, IncomingFile } from './types';
@@ -35,7 +36,7 @@ const TICKET_SCOPE = 'ticket';
 export async function createTicket(site: Site, actor: Actor, input: NewTicket): Promise<OpenedTicket> {
   checkFileCount(input.files);
   const rk: RequestKey | null = input.requestKey
-    ? { userId: actor.userId, scope: TICKET_SCOPE, key: input.requestKey, request: requestOf(input) }
+    ? { userId: actor.userId, scope: TICKET_SCOPE, key: input.requestKey, request: await requestOf(input) }
     : null;
   // Read what the write needs before the transaction: on SQLite it holds the only connection.
   const withTransaction = await prepareWriteContext(site);
@@ -96,6 +97,6 @@ export async function openTicket(site: Site, ctx: WriteContext & { nowSeconds: n
 }
 
 /** What a repeat must match: the content, with files by their hash. */
-function requestOf(input: NewTicket): unknown {
-  return { subject: input.subject, body: input.body, files: (input.files ?? []).map((f) => [f.filename, requestHash(f.data.toString('base64'))]) };
+async function requestOf(input: NewTicket): Promise<unknown> {
+  return { subject: input.subject, body: input.body, files: await fileFingerprints(input.files) };
 }

@@ -9,7 +9,8 @@ import { Site } from '../../wp/site';
 import { forgetTicketLists } from './list';
 import { enqueueJob } from '../jobs/enqueue';
 import { Actor } from './actor';
-import { RequestKey, claimRequestKey, isRequestKeyStored, recordRequestResult, requestHash, storedResult } from './idempotency';
+import { fileFingerprints } from './attachments';
+import { RequestKey, claimRequestKey, isRequestKeyStored, recordRequestResult, storedResult } from './idempotency';
 import { canSeeTicket, ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
 import { Conversation, IncomingFile, Message, Ticket, TicketStatus, Visibility } from './types';
@@ -36,7 +37,7 @@ export async function addReply(site: Site, actor: Actor, ticketId: number, input
     throw new WpError('svc_cannot_post_internal', 'Only agents can add internal notes.', 403);
   }
   const rk: RequestKey | null = input.requestKey
-    ? { userId: actor.userId, scope: replyScope(ticketId), key: input.requestKey, request: requestOf(input) }
+    ? { userId: actor.userId, scope: replyScope(ticketId), key: input.requestKey, request: await requestOf(input) }
     : null;
   // Read what the write needs before the transaction: on SQLite it holds the only connection.
   const withTransaction = await prepareWriteContext(site);
@@ -135,6 +136,6 @@ async function reload(site: Site, ticketId: number, messageId: number): Promise<
   return { message, conversation };
 }
 
-function requestOf(input: NewReply): unknown {
-  return { body: input.body, visibility: input.visibility, files: (input.files ?? []).map((f) => [f.filename, requestHash(f.data.toString('base64'))]) };
+async function requestOf(input: NewReply): Promise<unknown> {
+  return { body: input.body, visibility: input.visibility, files: await fileFingerprints(input.files) };
 }

@@ -71,11 +71,10 @@ export interface Conversation {
   deliveries: Delivery[];
 }
 
-/** A file that arrived with a request (multipart upload, email attachment). */
-export interface IncomingFile {
+/** A file that arrived with a request: in memory (an email part) or on disk (an upload streamed there). */
+export type IncomingFile = {
   filename: string;
   mimeType: string;
-  data: Buffer;
   /** An email part's Content-ID (without `<>`), for inline images. */
   contentId?: string;
-}
+} & ({ data: Buffer } | { path: string });

@@ -4,7 +4,7 @@ import { unixSeconds } from '../../wp/clock';
 import { siteDates } from '../../wp/dates';
 import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
-import { MAX_FILES_PER_MESSAGE, cleanFilename, removeAttachmentFiles, saveAttachmentFile, storedMimeType, uploadsDirOf } from './attachments';
+import { MAX_FILES_PER_MESSAGE, cleanFilename, fileHead, removeAttachmentFiles, saveAttachmentFile, storedMimeType, uploadsDirOf } from './attachments';
 import { IncomingFile } from './types';
 import { WriteContext, insertAttachment } from './writes';
 
@@ -36,10 +36,10 @@ export async function attachFiles(site: Site, ctx: WriteContext, messageId: numb
   const written: string[] = [];
   try {
     for (const file of files ?? []) {
-      const relative = await saveAttachmentFile(uploadsDir, file.filename, file.data, site.clock.now());
+      const relative = await saveAttachmentFile(uploadsDir, file, site.clock.now());
       written.push(relative);
       await insertAttachment(ctx, {
-        messageId, authorId, filename: cleanFilename(file.filename), mimeType: storedMimeType(file.data, file.mimeType), file: relative,
+        messageId, authorId, filename: cleanFilename(file.filename), mimeType: storedMimeType(await fileHead(file), file.mimeType), file: relative,
         contentId: file.contentId,
       });
     }

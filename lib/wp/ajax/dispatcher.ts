@@ -7,11 +7,12 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../auth/current-user';
 import { isWpError } from '../errors';
-import { ClientAbortedError, PayloadTooLargeError, decodeBody, readBody } from '../http/body';
+import { readRequestBody } from '../http/body';
+import type { UploadedFile } from '../http/multipart';
+import { ClientAbortedError, PayloadTooLargeError } from '../http/read-body';
 import { PhpQueryValue, parsePhpQuery } from '../http/php-query';
 import { clientIp, isSecure, parseCookieHeader, queryString } from '../http/request-info';
 import { setStatus } from '../http/status';
-import type { UploadedFile } from '../rest/route';
 import { DEFAULT_MAX_BODY_BYTES } from '../rest/route';
 import { Site } from '../site';
 import { AjaxResponse, wpDie } from './response';
@@ -23,6 +24,8 @@ export interface AjaxRequest {
   query: Record<string, PhpQueryValue>;
   body: Record<string, PhpQueryValue>;
   files: UploadedFile[];
+  /** The multipart body broke off: `body` holds only the fields before the break (PHP goes on with them). */
+  bodyMalformed: boolean;
   user: CurrentUser;
   ip: string;
   site: Site;
@@ -94,9 +97,10 @@ async function dispatch(site: Site, registry: AjaxRegistry, req: Request, res: R
   const query = parsePhpQuery(queryString(req.originalUrl));
   const queryAction = query.action;
   const registered = typeof queryAction === 'string' ? registry.get(queryAction) : undefined;
-  const raw = await readBody(req, registered?.maxBodyBytes ?? registry.largestBody);
+  // PHP goes on with the fields it could read from a broken multipart body; so does admin-ajax.php.
+  const decoded = await readRequestBody(req, { limit: registered?.maxBodyBytes ?? registry.largestBody });
+  res.once('close', () => void decoded.dispose());
   // WP: $_POST (PHP fills it for form-encoded and multipart POSTs only); $_REQUEST is $_GET with $_POST over it.
-  const decoded = await decodeBody(raw, req.headers['content-type'], req.method);
   const body = decoded.form ?? {};
   const params = { ...query, ...body };
   const action = params.action;
@@ -112,7 +116,7 @@ async function dispatch(site: Site, registry: AjaxRegistry, req: Request, res: R
   const handler = user.id > 0 ? available?.priv : available?.nopriv;
   if (!handler) return withNoCache(res, wpDie('0', 400));
   const answer = await handler({
-    action, params, query, body, files: decoded.files, user, ip: clientIp(req), site,
+    action, params, query, body, files: decoded.files, bodyMalformed: decoded.malformed, user, ip: clientIp(req), site,
     header: (name) => {
       const value = req.headers[name.toLowerCase()];
       return Array.isArray(value) ? value.join(', ') : value;

@@ -1,49 +1,12 @@
 /**
- * Reading a request body within a size limit. A body that declares a larger Content-Length is
- * refused before any of it is read; one that grows past the limit while streaming is cut off there.
+ * A request body as PHP and WordPress see it: PHP fills $_POST (and $_FILES) only for a POST whose
+ * Content-Type is form-encoded or multipart; WordPress reads a JSON body whatever the method.
+ * Multipart bodies are streamed (files to disk); every other body is read whole within its limit.
  */
 import type { IncomingMessage } from 'node:http';
-import Busboy from 'busboy';
-import { WpError } from '../errors';
-import type { UploadedFile } from '../rest/route';
-import { PhpQueryValue, parsePhpQuery } from './php-query';
-
-export class PayloadTooLargeError extends WpError {
-  constructor(limit: number) {
-    super('rest_payload_too_large', `The request body is larger than this endpoint accepts (${limit} bytes).`, 413, { max_bytes: limit });
-  }
-}
-
-/** The client went away before its body was complete: there is no one left to answer. */
-export class ClientAbortedError extends Error {
-  constructor() {
-    super('The client closed the connection before the request body was complete.');
-    this.name = 'ClientAbortedError';
-  }
-}
-
-/** The whole body as bytes, or PayloadTooLargeError once it exceeds `limit`, or ClientAbortedError. */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new PayloadTooLargeError(limit));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.off('data', onData);
-        req.pause();
-        reject(new PayloadTooLargeError(limit));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks)));
-    req.once('error', () => reject(new ClientAbortedError()));
-  });
-}
+import { MultipartBody, UploadedFile, readMultipart } from './multipart';
+import { FORM_BODY_COUNT, PhpQueryValue, parsePhpQuery, phpArrayFromPairs } from './php-query';
+import { readBody, refuseDeclaredSize } from './read-body';
 
 export interface DecodedBody {
   /** PHP's $_POST: the fields of a form-encoded or multipart body of a POST request, else null. */
@@ -52,6 +15,40 @@ export interface DecodedBody {
   json: Buffer | null;
   /** PHP's $_FILES: the files of a multipart POST. */
   files: UploadedFile[];
+}
+
+export interface RequestBody extends DecodedBody {
+  /** The bytes as sent; empty for a multipart body, which is streamed instead. */
+  raw: Buffer;
+  /** A multipart body that broke off or had no boundary: `form` and `files` hold what was complete. */
+  malformed: boolean;
+  /** Removes the uploaded files' temporary copies; call once the answer is sent. */
+  dispose(): Promise<void>;
+}
+
+export interface BodyOptions {
+  limit: number;
+  /** Keep the bytes as they are, decoding nothing (signed webhooks). */
+  keepRaw?: boolean;
+}
+
+/** Reads and decodes the body; rejects with PayloadTooLargeError or ClientAbortedError. */
+export async function readRequestBody(req: IncomingMessage, options: BodyOptions): Promise<RequestBody> {
+  const contentType = req.headers['content-type'];
+  refuseDeclaredSize(req, options.limit);
+  if (!options.keepRaw && req.method === 'POST' && mediaType(contentType) === 'multipart/form-data') {
+    return fromMultipart(await readMultipart(req, contentType as string, options.limit));
+  }
+  const raw = await readBody(req, options.limit);
+  const decoded = options.keepRaw ? { form: null, json: null, files: [] } : decodeBody(raw, contentType, req.method);
+  return { ...decoded, raw, malformed: false, dispose: async () => {} };
+}
+
+function fromMultipart(body: MultipartBody): RequestBody {
+  return {
+    form: phpArrayFromPairs(body.fields), json: null, files: body.files, raw: Buffer.alloc(0),
+    malformed: body.malformed, dispose: body.dispose,
+  };
 }
 
 /** WP_REST_Request::get_content_type()['value']: the media type before `;`, lowercased and trimmed; null when none or no `/`. */
@@ -68,38 +65,10 @@ export function isJsonContentType(contentType: string | undefined): boolean {
   return type !== null && /(^|\s|,)application\/([\w!#$&-^.+]+\+)?json(\+oembed)?($|\s|;|,)/i.test(type);
 }
 
-/**
- * Decodes a body as PHP and WordPress see it: PHP fills $_POST (and $_FILES) only for a POST whose
- * Content-Type is form-encoded or multipart; WordPress reads a JSON body whatever the method.
- */
-export async function decodeBody(raw: Buffer, contentType: string | undefined, method: string | undefined): Promise<DecodedBody> {
+/** Decodes a body read whole (any but a multipart POST, which readRequestBody streams). */
+function decodeBody(raw: Buffer, contentType: string | undefined, method: string | undefined): DecodedBody {
   const json = isJsonContentType(contentType) ? raw : null;
   const type = mediaType(contentType);
-  if (method !== 'POST' || !raw.length) return { form: null, json, files: [] };
-  if (type === 'application/x-www-form-urlencoded') return { form: parsePhpQuery(raw.toString('utf8')), json, files: [] };
-  if (type === 'multipart/form-data') return { ...(await decodeMultipart(raw, contentType as string)), json };
-  return { form: null, json, files: [] };
-}
-
-function decodeMultipart(raw: Buffer, contentType: string): Promise<Omit<DecodedBody, 'json'>> {
-  return new Promise((resolve, reject) => {
-    const fields: string[] = [];
-    const files: UploadedFile[] = [];
-    let parser: ReturnType<typeof Busboy>;
-    try {
-      parser = Busboy({ headers: { 'content-type': contentType } });
-    } catch (err) {
-      reject(new WpError('rest_invalid_multipart', 'The multipart body could not be read.', 400));
-      return;
-    }
-    parser.on('field', (name, value) => fields.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`));
-    parser.on('file', (field, stream, info) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => files.push({ field, filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) }));
-    });
-    parser.on('error', () => reject(new WpError('rest_invalid_multipart', 'The multipart body could not be read.', 400)));
-    parser.on('close', () => resolve({ form: parsePhpQuery(fields.join('&')), files }));
-    parser.end(raw);
-  });
+  if (method !== 'POST' || !raw.length || type !== 'application/x-www-form-urlencoded') return { form: null, json, files: [] };
+  return { form: parsePhpQuery(raw.toString('utf8'), FORM_BODY_COUNT), json, files: [] };
 }

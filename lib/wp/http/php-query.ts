@@ -12,16 +12,53 @@ interface PhpArray {
 }
 type PhpNode = string | PhpArray;
 
-export function parsePhpQuery(text: string): Record<string, PhpQueryValue> {
-  const root: PhpArray = { entries: new Map(), nextIndex: 0 };
+/**
+ * PHP's limits on input variables (php.ini), which also keep a hostile request cheap: at most
+ * `max_input_nesting_level` (64) bracket levels, and at most `max_input_vars` (1000) variables.
+ */
+export const MAX_INPUT_NESTING_LEVEL = 64;
+export const MAX_INPUT_VARS = 1000;
+
+/** How a source counts its variables against max_input_vars. */
+export interface PhpInputCount {
+  /** Variables kept before PHP stops reading. */
+  maxVars: number;
+  /** Whether an empty `&&` segment counts (it does in a POST body, not in a query string). */
+  countEmpty: boolean;
+}
+
+/** $_GET and parse_str(): the count is checked before each variable, so 1000 are kept. */
+export const QUERY_COUNT: PhpInputCount = { maxVars: MAX_INPUT_VARS, countEmpty: false };
+/**
+ * A form-encoded POST body: PHP registers each variable and only then counts it, so the 1001st is
+ * still kept before it stops; every segment counts, empty ones too.
+ */
+export const FORM_BODY_COUNT: PhpInputCount = { maxVars: MAX_INPUT_VARS + 1, countEmpty: true };
+
+export function parsePhpQuery(text: string, count: PhpInputCount = QUERY_COUNT): Record<string, PhpQueryValue> {
+  const pairs: Array<[string, string]> = [];
+  let seen = 0;
   for (const pair of text.split('&')) {
+    if (!pair && !count.countEmpty) continue;
+    if (++seen > count.maxVars) break;
     if (!pair) continue;
     const eq = pair.indexOf('=');
-    const rawName = phpUrldecode(eq < 0 ? pair : pair.slice(0, eq));
-    const value = eq < 0 ? '' : phpUrldecode(pair.slice(eq + 1));
-    const { base, path } = splitName(rawName);
-    if (!base) continue;
-    assign(root, [base, ...path], value);
+    pairs.push([phpUrldecode(eq < 0 ? pair : pair.slice(0, eq)), eq < 0 ? '' : phpUrldecode(pair.slice(eq + 1))]);
+  }
+  return phpArrayFromPairs(pairs);
+}
+
+/**
+ * WP/PHP: php_register_variable_ex() for each decoded name and value, in order. A name nested deeper
+ * than max_input_nesting_level drops its value and removes what its top-level name held so far.
+ */
+export function phpArrayFromPairs(pairs: Iterable<[string, string]>): Record<string, PhpQueryValue> {
+  const root: PhpArray = { entries: new Map(), nextIndex: 0 };
+  for (const [rawName, value] of pairs) {
+    const name = splitName(rawName);
+    if (!name) continue;
+    if (name.tooDeep) root.entries.delete(name.base);
+    else assign(root, [name.base, ...name.path], value);
   }
   return toObject(root);
 }
@@ -92,21 +129,31 @@ function buildQuery(entries: Array<[string, PhpQueryValue]>, prefix = ''): strin
   return parts.filter((p) => p !== '').join('&');
 }
 
-/** The top-level name (mangled as PHP does) and the bracketed keys after it. */
-function splitName(name: string): { base: string; path: string[] } {
+interface SplitName {
+  base: string;
+  path: string[];
+  /** More bracket levels than max_input_nesting_level. */
+  tooDeep: boolean;
+}
+
+/** The top-level name (mangled as PHP does) and the bracketed keys after it; null for an empty name. */
+function splitName(name: string): SplitName | null {
   const trimmed = name.replace(/^ +/, '');
   const open = trimmed.indexOf('[');
   const head = open < 0 ? trimmed : trimmed.slice(0, open);
   const base = head.replace(/[. ]/g, '_');
-  if (open < 0) return { base, path: [] };
+  if (open < 0) return base ? { base, path: [], tooDeep: false } : null;
+  if (!base) return null;
   const path: string[] = [];
   const re = /\[([^\]]*)\]/gy;
   re.lastIndex = open;
   let match: RegExpExecArray | null;
-  while ((match = re.exec(trimmed))) path.push(match[1] as string);
+  // Reading stops one level past the limit, so a hostile name costs no more than a legal one.
+  while (path.length <= MAX_INPUT_NESTING_LEVEL && (match = re.exec(trimmed))) path.push(match[1] as string);
+  if (path.length > MAX_INPUT_NESTING_LEVEL) return { base, path: [], tooDeep: true };
   // An unclosed bracket makes PHP treat the name as plain text, with the bracket turned into "_".
-  if (!path.length) return { base: trimmed.replace(/[. []/g, '_'), path: [] };
-  return { base, path };
+  if (!path.length) return { base: trimmed.replace(/[. []/g, '_'), path: [], tooDeep: false };
+  return { base, path, tooDeep: false };
 }
 
 /** PHP array keys: a canonical decimal integer string is an integer key. */
@@ -114,22 +161,24 @@ function integerKey(key: string): number | null {
   return /^(?:0|-?[1-9]\d{0,17})$/.test(key) ? Number(key) : null;
 }
 
-function assign(target: PhpArray, path: string[], value: string): void {
-  const [head, ...rest] = path as [string, ...string[]];
-  // `name[]` takes the next free integer key: one more than the largest used (never below 0 in PHP 8.2).
-  const key = head === '' ? String(target.nextIndex) : head;
-  const n = integerKey(key);
-  if (n !== null && n >= target.nextIndex) target.nextIndex = n + 1;
-  if (!rest.length) {
-    target.entries.set(key, value);
-    return;
+function assign(root: PhpArray, path: string[], value: string): void {
+  let target = root;
+  for (let i = 0; i < path.length; i++) {
+    // `name[]` takes the next free integer key: one more than the largest used (never below 0 in PHP 8.2).
+    const key = path[i] === '' ? String(target.nextIndex) : (path[i] as string);
+    const n = integerKey(key);
+    if (n !== null && n >= target.nextIndex) target.nextIndex = n + 1;
+    if (i === path.length - 1) {
+      target.entries.set(key, value);
+      return;
+    }
+    let child = target.entries.get(key);
+    if (child === undefined || typeof child === 'string') {
+      child = { entries: new Map(), nextIndex: 0 };
+      target.entries.set(key, child);
+    }
+    target = child;
   }
-  let child = target.entries.get(key);
-  if (child === undefined || typeof child === 'string') {
-    child = { entries: new Map(), nextIndex: 0 };
-    target.entries.set(key, child);
-  }
-  assign(child, rest, value);
 }
 
 /** A PHP array as JSON shows it: a list when its keys are 0..n-1 in order, else a map. */

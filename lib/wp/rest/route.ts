@@ -4,19 +4,12 @@
  * Schema) and handler. Routes declare; the server validates, authorizes, dispatches and renders.
  */
 import type { CurrentUser } from '../auth/current-user';
+import type { UploadedFile } from '../http/multipart';
 import type { WpError } from '../errors';
 import type { Site } from '../site';
 import type { ArgSpecMap } from './args';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** An uploaded file from a multipart body. */
-export interface UploadedFile {
-  field: string;
-  filename: string;
-  mimeType: string;
-  data: Buffer;
-}
 
 /** What a handler and a permission check see of the request. */
 export interface RestRequest {

@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { RestAuthResult } from '../auth/current-user';
 import { WpError, isWpError } from '../errors';
-import { ClientAbortedError, DecodedBody, PayloadTooLargeError, decodeBody, readBody } from '../http/body';
+import { RequestBody, readRequestBody } from '../http/body';
+import { ClientAbortedError, PayloadTooLargeError } from '../http/read-body';
 import { parsePhpQuery } from '../http/php-query';
 import { clientIp, isSecure, parseCookieHeader, queryString } from '../http/request-info';
 import { Site } from '../site';
@@ -21,7 +22,7 @@ import { optionsData } from './discovery';
 
 /** The body as the request's sources see it: $_POST, the JSON object, and what went wrong reading it. */
 interface RequestSources {
-  body: DecodedBody;
+  body: RequestBody;
   post: Record<string, unknown> | null;
   json: ReturnType<typeof parseJsonBody>;
   raw: Buffer;
@@ -65,7 +66,7 @@ export class RestServer {
     ctx.availability = match?.route.declaration.availability;
     const limit = match?.endpoint.maxBodyBytes;
     const maxBodyBytes = typeof limit === 'function' ? await limit(this.site, (match as RouteMatch).urlParams) : limit;
-    const sources = await this.readSources(req, method, match?.endpoint.rawBody === true, maxBodyBytes);
+    const sources = await this.readSources(ctx, match?.endpoint.rawBody === true, maxBodyBytes);
     ctx.params = mergeParams(method, sources.json.value, sources.post, query, {});
     const auth = await this.authenticate(req, query, sources.body.form);
     ctx.loggedIn = auth.current.id > 0;
@@ -93,12 +94,15 @@ export class RestServer {
   }
 
   /** The body within the route's size limit, decoded into the sources WordPress reads parameters from. */
-  private async readSources(req: Request, method: string, keepRaw: boolean, maxBodyBytes: number | undefined): Promise<RequestSources> {
-    const raw = await readBody(req, maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-    if (keepRaw) return { body: { form: null, json: null, files: [] }, post: null, json: { value: null }, raw };
+  private async readSources(ctx: RenderContext, keepRaw: boolean, maxBodyBytes: number | undefined): Promise<RequestSources> {
+    const { req, res, method } = ctx;
+    const body = await readRequestBody(req, { limit: maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, keepRaw });
+    res.once('close', () => void body.dispose());
+    // PHP would go on with the fields it could read; a REST client is better served by a clear error.
+    if (body.malformed) throw new WpError('rest_invalid_multipart', 'The multipart body could not be read.', 400);
+    if (keepRaw) return { body, post: null, json: { value: null }, raw: body.raw };
     const contentType = req.headers['content-type'];
-    const body = await decodeBody(raw, contentType, req.method);
-    return { body, post: bodyParams(method, body, raw, contentType), json: parseJsonBody(body.json), raw };
+    return { body, post: bodyParams(method, body, body.raw, contentType), json: parseJsonBody(body.json), raw: body.raw };
   }
 
   /**

@@ -206,6 +206,19 @@ describe('POST /wp-admin/admin-ajax.php action=frm_form_submit', function () {
       assert.equal((await submissionRows(fs.site, draft)).length, 0);
       assert.equal(smtp.sentEmails().length, 0);
     });
+
+    it('answers a multipart body cut off inside a file in the plugin JSON, storing and sending nothing', async () => {
+      const before = (await submissionRows(fs.site, formId)).length;
+      const body = '--XX\r\nContent-Disposition: form-data; name="_frm_form_id"\r\n\r\n' + formId + '\r\n'
+        + '--XX\r\nContent-Disposition: form-data; name="upload"; filename="a.txt"\r\n\r\nhello';
+      const res = await request(fs.app).post('/wp-admin/admin-ajax.php?action=frm_form_submit')
+        .set('Content-Type', 'multipart/form-data; boundary=XX').send(body);
+      assert.equal(res.status, 400);
+      assert.match(res.headers['content-type'], /^application\/json; charset=UTF-8/);
+      assert.deepEqual(res.body, { message: { type: 'error', text: 'Oops. An error occurred.' }, error: 'invalid_request' });
+      assert.equal((await submissionRows(fs.site, formId)).length, before);
+      assert.equal(smtp.sentEmails().length, 0);
+    });
   });
 
   describe('with nonce verification enabled (frm_settings.enable_nonce)', () => {

@@ -3,7 +3,7 @@
  * as the pagination links use it.
  */
 import assert from 'node:assert/strict';
-import { addQueryArgs, parsePhpQuery, phpUrldecode, phpUrlencode } from '../../../../lib/wp/http/php-query';
+import { FORM_BODY_COUNT, addQueryArgs, parsePhpQuery, phpUrldecode, phpUrlencode } from '../../../../lib/wp/http/php-query';
 
 describe('PHP query strings', () => {
   describe('parsePhpQuery (parse_str)', () => {
@@ -49,6 +49,23 @@ describe('PHP query strings', () => {
     it('keeps a malformed escape as written and decodes the valid ones around it', () => {
       assert.deepEqual(parsePhpQuery('a=%41%zz%4&b=100%'), { a: 'A%zz%4', b: '100%' });
       assert.equal(phpUrldecode('%ff'), '\ufffd', 'a byte that is not UTF-8 (PHP keeps the byte)');
+    });
+
+    it('drops a name nested past 64 levels, and what its top-level name held before it (max_input_nesting_level)', () => {
+      const deep = (levels: number, name = 'a') => `${name}${'[k]'.repeat(levels)}=1`;
+      let kept: unknown = parsePhpQuery(deep(64)).a;
+      for (let i = 0; i < 64; i++) kept = (kept as Record<string, unknown>).k;
+      assert.equal(kept, '1');
+      assert.deepEqual(parsePhpQuery(`a[x]=0&b=2&${deep(65)}`), { b: '2' });
+      assert.deepEqual(parsePhpQuery(`${deep(65)}&a[y]=3`), { a: { y: '3' } }, 'a later value starts it again');
+      assert.deepEqual(parsePhpQuery(`${deep(200_000)}&c=1`), { c: '1' });
+    });
+
+    it('keeps 1,000 query variables, skipping empty segments, and 1,001 from a form body, counting them (max_input_vars)', () => {
+      const vars = (n: number) => Array.from({ length: n }, (_, i) => `v${i}=${i}`).join('&');
+      assert.equal(Object.keys(parsePhpQuery(`&&${vars(1200)}`)).length, 1000);
+      assert.equal(Object.keys(parsePhpQuery(vars(1200), FORM_BODY_COUNT)).length, 1001);
+      assert.equal(Object.keys(parsePhpQuery(`&&${vars(1200)}`, FORM_BODY_COUNT)).length, 999);
     });
 
     it('treats names like __proto__ as plain names', () => {
