@@ -12,6 +12,7 @@ import { RestServer } from './wp/rest/server';
 import { Site } from './wp/site';
 import { registerRoutes } from '../routes';
 import { formPages } from '../routes/frm';
+import { profilePages } from '../routes/wp/profile';
 
 export interface Surface {
   rest: RestRegistry;
@@ -51,6 +52,8 @@ export function createApp(site: Site, surface: Surface = buildSurface()): Expres
   });
   // The form service's script and embeddable forms (plain pages, not REST or admin-ajax).
   app.use(formPages(site));
+  // The link that confirms an email change asked for through users/me (the rest of profile.php is WordPress's).
+  app.use(profilePages(site));
   app.use(notFound);
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     site.logger.error('unhandled error', { path: req.path, error: err instanceof Error ? err.stack : String(err) });

@@ -4,6 +4,10 @@
  * wp_update_user() / wp_insert_user() with the save filters of the profile fields, WP_User::set_role()
  * and add_role() for `roles`, and the `persisted_preferences` meta field. Everything is checked
  * first; the writes then go to the database in one transaction.
+ *
+ * One deliberate difference: a new `email` is not applied at once, as WordPress's REST controller
+ * would, but waits for the new address to confirm it, as WordPress's profile screen does
+ * (./users-email-change.ts; docs/security.md, "Email changes").
  */
 import { Knex } from 'knex';
 import userSchemaJson from '../../schema/wp/user.json';
@@ -19,6 +23,7 @@ import type { RestRequest } from './rest/route';
 import { Site } from './site';
 import { presentUser } from './user-presenter';
 import { WpUser, userMeta } from './users';
+import { NEW_EMAIL_META, pendingEmailFor, sendEmailChangeConfirmation } from './users-email-change';
 
 // ---------------------------------------------------------------------------------------------
 // Schema and arguments
@@ -126,19 +131,31 @@ export async function updateCurrentUser(req: RestRequest): Promise<Record<string
   if (roles && roles.length > 0) await checkRoleUpdate(req, user.ID, roles);
 
   const newPassHash = typeof p.password === 'string' && p.password !== user.user_pass ? await hashPasswordForSite(site.options, p.password) : null;
+  // CASE: a new address is only asked for: it waits in `_new_email` until it confirms the link mailed
+  // to it. The other fields are saved as usual, and the answer shows the account's current address.
+  const pendingEmail = typeof p.email === 'string' ? pendingEmailFor(user, p.email) : null;
+  const profile = pendingEmail ? withoutEmail(p) : p;
 
   await knex.transaction(async (trx) => {
-    await writeProfile(trx, site, user, p, newPassHash);
+    await writeProfile(trx, site, user, profile, newPassHash);
+    if (pendingEmail) await setUserMeta(trx, site, user.ID, NEW_EMAIL_META, pendingEmail);
     if (roles !== undefined) await writeRoles(trx, site, user, roles);
     if (p.meta && typeof p.meta === 'object' && Object.hasOwn(p.meta as object, 'persisted_preferences')) {
       await writePreferences(trx, site, user.ID, (p.meta as Record<string, unknown>).persisted_preferences);
     }
   });
   site.users.forget(user.ID);
+  if (pendingEmail) await sendEmailChangeConfirmation(site, user, pendingEmail);
 
   const fresh = await site.users.byId(user.ID);
   if (!fresh) throw invalidUserId();
   return presentUser(site, fresh, await site.capabilities.forUser(fresh), 'edit', { secure: req.secure });
+}
+
+/** The params without `email`: the profile is written with the address it has. */
+function withoutEmail(params: Record<string, unknown>): Record<string, unknown> {
+  const { email: _pending, ...rest } = params;
+  return rest;
 }
 
 /**

@@ -233,14 +233,20 @@ describe('wp/v2/users/me (oracle made by WordPress 6.1)', function () {
       assert.equal(row.display_name, 'Customer Two');
     });
 
-    it('accepts a new email address, and the user can then sign in with it', async () => {
-      const res = await request(oracle.app).post(ME).set('Authorization', appPassword('customer2')).send({ email: 'c2@new.example' });
+    it('accepts a new email address but keeps the current one until the new one confirms it (no sign-in with it yet)', async () => {
+      const res = await request(oracle.app).post(ME).set('Authorization', appPassword('customer2')).send({ email: 'c2@new.example', first_name: 'Cee' });
       assert.equal(res.status, 200, res.text);
-      assert.equal(res.body.email, 'c2@new.example');
-      const byEmail = `Basic ${Buffer.from(`c2@new.example:${credentials.application_passwords.customer2.password}`).toString('base64')}`;
-      const me = await request(oracle.app).get(ME).set('Authorization', byEmail);
-      assert.equal(me.status, 200);
-      assert.equal(me.body.slug, 'customer2');
+      assert.equal(res.body.email, 'customer2@example.test', 'the answer shows the account as it is');
+      assert.equal(res.body.first_name, 'Cee', 'the other fields are saved at once');
+      assert.equal((await userRow(5)).user_email, 'customer2@example.test');
+      assert.equal((await metaOf(5, '_new_email')).length, 1, 'the change waits in _new_email');
+
+      const basicAs = (login: string) => `Basic ${Buffer.from(`${login}:${credentials.application_passwords.customer2.password}`).toString('base64')}`;
+      const byNew = await request(oracle.app).get(ME).set('Authorization', basicAs('c2@new.example'));
+      assert.equal(byNew.status, 401, 'the unconfirmed address signs nobody in');
+      const byCurrent = await request(oracle.app).get(ME).set('Authorization', basicAs('customer2@example.test'));
+      assert.equal(byCurrent.status, 200);
+      assert.equal(byCurrent.body.slug, 'customer2');
     });
 
     it('refuses to change the username (400 rest_user_invalid_argument) but accepts the current one', async () => {
