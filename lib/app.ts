@@ -7,25 +7,26 @@ import { AjaxRegistry, serveAjax } from './wp/ajax/dispatcher';
 import { registerCoreAjaxActions } from './wp/ajax/core-actions';
 import { parsePhpQuery } from './wp/http/php-query';
 import { queryString } from './wp/http/request-info';
+import { PageRegistry } from './wp/pages';
 import { RestRegistry } from './wp/rest/registry';
 import { RestServer } from './wp/rest/server';
 import { Site } from './wp/site';
 import { registerRoutes } from '../routes';
-import { formPages } from '../routes/frm';
-import { profilePages } from '../routes/wp/profile';
 
 export interface Surface {
   rest: RestRegistry;
   ajax: AjaxRegistry;
+  pages: PageRegistry;
 }
 
-/** Every REST route and admin-ajax action Understudy implements. */
+/** Every REST route, admin-ajax action and page Understudy implements. */
 export function buildSurface(): Surface {
   const rest = new RestRegistry();
   const ajax = new AjaxRegistry();
+  const pages = new PageRegistry();
   registerCoreAjaxActions(ajax);
-  registerRoutes(rest, ajax);
-  return { rest, ajax };
+  registerRoutes(rest, ajax, pages);
+  return { rest, ajax, pages };
 }
 
 export function createApp(site: Site, surface: Surface = buildSurface()): Express {
@@ -50,10 +51,8 @@ export function createApp(site: Site, surface: Surface = buildSurface()): Expres
   app.all('/wp-admin/admin-ajax.php', (req, res, next) => {
     serveAjax(site, surface.ajax, req, res).catch(next);
   });
-  // The form service's script and embeddable forms (plain pages, not REST or admin-ajax).
-  app.use(formPages(site));
-  // The link that confirms an email change asked for through users/me (the rest of profile.php is WordPress's).
-  app.use(profilePages(site));
+  // Plain pages: the form script and embeddable forms, the email change confirmation link.
+  surface.pages.mount(app, site);
   app.use(notFound);
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     site.logger.error('unhandled error', { path: req.path, error: err instanceof Error ? err.stack : String(err) });

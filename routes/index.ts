@@ -1,12 +1,15 @@
-/** Every route and admin-ajax action Understudy implements, registered in one place. */
+/** Every route, admin-ajax action and page Understudy implements, registered in one place. */
 import { AjaxRegistry } from '../lib/wp/ajax/dispatcher';
+import { PageRegistry } from '../lib/wp/pages';
 import { RestRegistry } from '../lib/wp/rest/registry';
 import { registerFormRoutes } from './frm';
 import { registerSupportRoutes } from './support';
+import { emailConfirmationPage } from './wp/profile';
 import { usersMe } from './wp/users';
 
-export function registerRoutes(rest: RestRegistry, ajax: AjaxRegistry): void {
+export function registerRoutes(rest: RestRegistry, ajax: AjaxRegistry, pages: PageRegistry): void {
   rest.register(usersMe);
+  pages.register(emailConfirmationPage);
   registerSupportRoutes(rest);
-  registerFormRoutes(rest, ajax);
+  registerFormRoutes(rest, ajax, pages);
 }

@@ -14,6 +14,7 @@ import { ServerConfig, SiteConfig, loadServerConfig, loadSiteConfig } from '../w
 import { Site } from '../wp/site';
 import { CliError, parseCommandArgs, stringFlag } from './args';
 import { CliContext } from './context';
+import { HttpLimits, PROXY_HTTP_LIMITS, loadHttpLimits } from './http-server';
 import { bindThenOpen, closeServer, stopRequested } from './serve';
 import { shadowStatusLines } from './shadow';
 
@@ -27,6 +28,9 @@ shadow per namespace, route or action; --rules sets what shadow comparisons igno
 described in docs/replay-and-proxy.md.
 
   --no-preserve-host   send the upstream its own host name instead of the client's Host header
+
+The HTTP_* limits are those of 'understudy serve', with longer defaults for passing uploads and slow
+pages through: HTTP_REQUEST_TIMEOUT_MS 600000 and HTTP_IDLE_TIMEOUT_MS 300000 (see README.md).
 
 Shadow counters: 'understudy shadow status', or GET /_understudy/shadow from this machine; they are
 also printed at shutdown.
@@ -54,12 +58,13 @@ export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<num
   if (!upstream || !/^https?:\/\/[^/]/.test(upstream)) throw new CliError('--upstream must be the URL of the PHP site, e.g. --upstream=http://127.0.0.1:8081');
   const config = loadSiteConfig(ctx.env, ctx.cwd);
   const server = loadServerConfig({ ...ctx.env, PORT: stringFlag(args, 'port') ?? ctx.env.PORT, HOST: stringFlag(args, 'host') ?? ctx.env.HOST });
+  const limits = loadHttpLimits(ctx.env, PROXY_HTTP_LIMITS);
   const logger = consoleLogger(ctx.stderr as NodeJS.WritableStream);
   const settings = {
     upstream, routesFile: resolve(ctx, stringFlag(args, 'routes')), rulesFile: resolve(ctx, stringFlag(args, 'rules')),
     preserveHost: args.flags['preserve-host'] !== false,
   };
-  const running = await startProxy(ctx, config, server, settings, logger);
+  const running = await startProxy(ctx, config, server, limits, settings, logger);
   logger.info(`Understudy proxy for ${upstream} is serving ${config.description} at ${running.url}`);
   const reason = await stopRequested(ctx);
   logger.info(`${reason}: shutting down`);
@@ -69,14 +74,16 @@ export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<num
 }
 
 /** Reads the routing and rules (mistakes stop it before anything listens), binds, opens the site, answers. */
-export async function startProxy(ctx: CliContext, config: SiteConfig, server: ServerConfig, settings: ProxySettings, logger: Logger): Promise<RunningProxy> {
+export async function startProxy(
+  ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, settings: ProxySettings, logger: Logger,
+): Promise<RunningProxy> {
   const surface = buildSurface();
   const routing = loadRouting(settings.routesFile, surface);
   const rules = loadRules(settings.rulesFile);
   if (routing.shadow.writes) {
     logger.warn('shadow.writes is on: shadowed writes also reach Understudy\'s database (stated to be a copy); its job worker stays off so the copy sends no mail');
   }
-  const bound = await bindThenOpen(ctx, config, server, logger);
+  const bound = await bindThenOpen(ctx, config, server, limits, logger);
   const { site, url } = bound;
   const started = createProxy({
     upstream: settings.upstream, understudy: createApp(site, surface), surface, routing, rules, logger, preserveHost: settings.preserveHost,

@@ -17,11 +17,14 @@ import { ServerConfig, SiteConfig, loadServerConfig, loadSiteConfig } from '../w
 import { Site } from '../wp/site';
 import { CliError, parseCommandArgs, stringFlag } from './args';
 import { CliContext, displayHost, line, openConfiguredSite } from './context';
+import { HttpLimits, SERVE_HTTP_LIMITS, createHttpServer, loadHttpLimits } from './http-server';
 
 export const SERVE_HELP = `usage: understudy serve [--port=<port>] [--host=<host>]
 
 Serves the site's REST API (/wp-json/) and /wp-admin/admin-ajax.php until stopped with
 Ctrl-C (SIGINT) or SIGTERM. --port and --host override PORT and HOST (default 127.0.0.1:8080).
+HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS, HTTP_IDLE_TIMEOUT_MS
+and HTTP_MAX_CONNECTIONS override the server's limits (see README.md).
 `;
 
 /** How long in-flight requests get to finish at shutdown before their connections are cut. */
@@ -41,9 +44,10 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   if (args.positional.length) throw new CliError('Too many arguments. Usage: understudy serve [--port=<port>] [--host=<host>]');
   const config = loadSiteConfig(ctx.env, ctx.cwd);
   const server = loadServerConfig({ ...ctx.env, PORT: stringFlag(args, 'port') ?? ctx.env.PORT, HOST: stringFlag(args, 'host') ?? ctx.env.HOST });
+  const limits = loadHttpLimits(ctx.env, SERVE_HTTP_LIMITS);
   // consoleLogger only ever calls write(), which every Writer has.
   const logger = consoleLogger(ctx.stderr as NodeJS.WritableStream);
-  const running = await startServer(ctx, config, server, logger);
+  const running = await startServer(ctx, config, server, limits, logger);
   logger.info(`Understudy is serving ${config.description} at ${running.url}`);
   if (config.seedDemo && (await isDemoSeeded(running.site))) for (const text of demoSignIns(running.url)) line(ctx, text);
   const reason = await stopRequested(ctx);
@@ -53,8 +57,8 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
 }
 
 /** Binds the socket, opens the site (seeding the embedded demo on its first start) and starts answering. */
-export async function startServer(ctx: CliContext, config: SiteConfig, server: ServerConfig, logger: Logger): Promise<RunningServer> {
-  const bound = await bindThenOpen(ctx, config, server, logger);
+export async function startServer(ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, logger: Logger): Promise<RunningServer> {
+  const bound = await bindThenOpen(ctx, config, server, limits, logger);
   bound.answerWith(createApp(bound.site));
   const desk = await startSupportDesk(bound.site, logger);
   return {
@@ -80,14 +84,15 @@ export interface BoundSite {
 
 /**
  * Binds the socket before opening the site, so a site created by this start gets the address it is
- * really served at (even with --port=0); a site that fails to open closes the socket again.
+ * really served at (even with --port=0); a site that fails to open closes the socket again. The
+ * server has `limits` (timeouts and a connection cap) from the start.
  */
-export async function bindThenOpen(ctx: CliContext, config: SiteConfig, server: ServerConfig, logger: Logger): Promise<BoundSite> {
+export async function bindThenOpen(ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, logger: Logger): Promise<BoundSite> {
   let handler: RequestHandler | undefined;
-  const httpServer = http.createServer((req, res) => {
+  const httpServer = createHttpServer(limits, (req, res) => {
     if (handler) return void handler(req, res);
     res.writeHead(503, { 'Content-Type': 'text/plain; charset=UTF-8', 'Retry-After': '1' }).end('Understudy is starting.\n');
-  });
+  }, logger);
   await listen(httpServer, server);
   const url = `http://${displayHost(server.host)}:${(httpServer.address() as AddressInfo).port}`;
   try {

@@ -1,15 +1,12 @@
 /**
  * `GET /wp-admin/profile.php?newuseremail=<hash>`: the link of an email change confirmation
- * (lib/wp/users-email-change.ts), served the way WordPress's profile screen handles it, mounted by
- * lib/app.ts. Only requests carrying `newuseremail` are answered here; the rest of the profile screen
+ * (lib/wp/users-email-change.ts), served the way WordPress's profile screen handles it. Only requests carrying `newuseremail` are answered here; the rest of the profile screen
  * stays WordPress's. The signed-in user is the one WordPress's cookies name (the auth cookie, else the
  * logged-in cookie, as on admin-ajax.php); a signed-out visitor is sent to wp-login.php and back, as
  * auth_redirect() does. Answers are small plain pages; every inserted value is escaped.
  */
-import { Request, Response, Router } from 'express';
-import { parsePhpQuery, phpUrlencode } from '../../lib/wp/http/php-query';
-import { clientIp, isSecure, parseCookieHeader, queryString } from '../../lib/wp/http/request-info';
-import { Site } from '../../lib/wp/site';
+import { phpUrlencode } from '../../lib/wp/http/php-query';
+import { PageAnswer, PageDeclaration, PageRequest } from '../../lib/wp/pages';
 import { EmailConfirmation, confirmEmailChange } from '../../lib/wp/users-email-confirm';
 
 export const PROFILE_PATH = '/wp-admin/profile.php';
@@ -26,33 +23,26 @@ const PAGE_HEADERS = {
   'Cache-Control': 'no-cache, must-revalidate, max-age=0, no-store, private',
 };
 
-/** The router answering email change confirmation links for `site`. */
-export function profilePages(site: Site): Router {
-  const router = Router();
-  router.get(PROFILE_PATH, (req, res, next) => {
-    const hash = parsePhpQuery(queryString(req.originalUrl)).newuseremail;
-    if (hash === undefined) return next();
-    confirmNewEmail(site, req, res, hash).catch(next);
-  });
-  return router;
-}
+export const emailConfirmationPage: PageDeclaration = {
+  path: PROFILE_PATH,
+  handler: async (req) => (req.query.newuseremail === undefined ? null : confirmNewEmail(req, req.query.newuseremail)),
+};
 
 /** WP: user-edit.php's `newuseremail` branch, for whoever the cookies sign in. */
-async function confirmNewEmail(site: Site, req: Request, res: Response, hash: unknown): Promise<void> {
-  const current = await site.auth.forAjax({ method: 'GET', cookies: parseCookieHeader(req.headers.cookie), ip: clientIp(req), secure: isSecure(req) });
-  if (current.id <= 0) return redirectToLogin(site, req, res, hash);
-  const outcome = await confirmEmailChange(site, current.id, hash);
-  const page = pageFor(outcome);
-  send(req, res, page.status, PAGE_HEADERS, htmlPage(page.title, page.paragraphs));
+async function confirmNewEmail(req: PageRequest, hash: unknown): Promise<PageAnswer> {
+  const { site } = req;
+  const current = await site.auth.forAjax({ method: 'GET', cookies: req.cookies, ip: req.ip, secure: req.secure });
+  if (current.id <= 0) return redirectToLogin(req, hash);
+  const page = pageFor(await confirmEmailChange(site, current.id, hash));
+  return { status: page.status, headers: PAGE_HEADERS, body: htmlPage(page.title, page.paragraphs) };
 }
 
 /** WP: auth_redirect(): to wp-login.php with `redirect_to` this link and `reauth=1` (302). */
-async function redirectToLogin(site: Site, req: Request, res: Response, hash: unknown): Promise<void> {
-  const base = await site.siteUrl();
+async function redirectToLogin(req: PageRequest, hash: unknown): Promise<PageAnswer> {
+  const base = await req.site.siteUrl();
   const back = `${base}${PROFILE_PATH}?newuseremail=${phpUrlencode(typeof hash === 'string' ? hash : '')}`;
   const login = `${base}/wp-login.php?redirect_to=${phpUrlencode(back)}&reauth=1`;
-  res.setHeader('Location', login);
-  send(req, res, 302, PAGE_HEADERS, htmlPage('Sign in to confirm', ['Sign in first; you will come back to this link.'], login));
+  return { status: 302, headers: { ...PAGE_HEADERS, Location: login }, body: htmlPage('Sign in to confirm', ['Sign in first; you will come back to this link.'], login) };
 }
 
 interface Page {
@@ -93,10 +83,4 @@ function htmlPage(title: string, paragraphs: string[], link?: string): string {
 /** Every character that means something in HTML text or a quoted attribute, as an entity. */
 function escapeText(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** Writes the answer as given (Express's send() would rewrite the charset to lower case, unlike WordPress). */
-function send(req: Request, res: Response, status: number, headers: Record<string, string>, body: string): void {
-  res.status(status).set(headers).setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -15,6 +15,7 @@ import { fixedClock } from '../../lib/wp/clock';
 import { connect } from '../../lib/wp/db/database';
 import { Tables } from '../../lib/wp/db/tables';
 import { WpError } from '../../lib/wp/errors';
+import { PageDeclaration, PageRegistry } from '../../lib/wp/pages';
 import { RestRegistry } from '../../lib/wp/rest/registry';
 import { RawResponse, RestResponse, RouteDeclaration, allowAnyone, requireCapability, requireSignedIn } from '../../lib/wp/rest/route';
 import { Site, createSite } from '../../lib/wp/site';
@@ -201,13 +202,24 @@ export function registerSampleAjaxActions(ajax: AjaxRegistry): void {
   ajax.register({ action: 'test_small', nopriv: (req) => wpDie(`got ${String(req.params.data ?? '').length}`), maxBodyBytes: 1024 });
 }
 
+/** A page with an ETag whose text is `?text=`; `?none` leaves the request to the 404. */
+export const SAMPLE_PAGE: PageDeclaration = {
+  path: '/test/page/:name',
+  etag: true,
+  handler: async (req) => (req.query.none !== undefined ? null : {
+    status: 200, headers: { 'Content-Type': 'text/plain; charset=UTF-8' }, body: `${req.params.name}: ${String(req.query.text ?? '')}\n`,
+  }),
+};
+
 export function sampleSurface(): Surface {
   const rest = new RestRegistry();
   const ajax = new AjaxRegistry();
   registerCoreAjaxActions(ajax);
   for (const route of SAMPLE_ROUTES) rest.register(route);
   registerSampleAjaxActions(ajax);
-  return { rest, ajax };
+  const pages = new PageRegistry();
+  pages.register(SAMPLE_PAGE);
+  return { rest, ajax, pages };
 }
 
 export interface SampleOracle {
