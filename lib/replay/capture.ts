@@ -1,6 +1,6 @@
 /**
  * Captured HTTP exchanges, read from the project's own JSON format (the one of
- * ../shared/oracle/wp-core-traffic.json) or from HAR 1.2 (what browsers and proxies export).
+ * fixtures/oracle/wp-core-traffic.json) or from HAR 1.2 (what browsers and proxies export).
  */
 export type HeaderList = Array<[string, string]>;
 

@@ -1,5 +1,5 @@
 /**
- * The oracle: a database made by real WordPress 6.1 (../shared/oracle), loaded into a scratch database
+ * The oracle: a database made by real WordPress 6.1 (fixtures/oracle), loaded into a scratch database
  * and opened as a Site whose clock stands at the moment the credentials were issued.
  */
 import fs from 'node:fs';
@@ -18,10 +18,11 @@ import { Tables } from '../../lib/wp/db/tables';
 import { SaltConstants } from '../../lib/wp/salts';
 import { Site } from '../../lib/wp/site';
 import { ScratchDatabase, scratchDatabase } from './db';
+import { oracleFile } from './oracle-files';
 
-export const ORACLE_DIR = path.resolve(__dirname, '../../../shared/oracle');
-export const credentials = JSON.parse(fs.readFileSync(path.join(ORACLE_DIR, 'credentials.json'), 'utf8'));
-export const oracleSql = (): string => fs.readFileSync(path.join(ORACLE_DIR, 'wp-oracle.sql'), 'utf8');
+export { ORACLE_DIR, oracleFile } from './oracle-files';
+export const credentials = JSON.parse(fs.readFileSync(oracleFile('credentials.json'), 'utf8'));
+export const oracleSql = (): string => fs.readFileSync(oracleFile('wp-oracle.sql'), 'utf8');
 
 export const ORACLE_SALTS: SaltConstants = Object.fromEntries(
   ['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT']

@@ -1,6 +1,6 @@
 /**
  * Records the capture corpus in fixtures/captures/ from a running Understudy over the oracle site
- * (clock fixed where its credentials were issued): requests built from ../shared/oracle credentials,
+ * (clock fixed where its credentials were issued): requests built from fixtures/oracle credentials,
  * answers as Understudy gives them. Run it again after a deliberate change of behaviour:
  *
  *   npx tsx test/harness/record-corpus.ts

@@ -1,6 +1,6 @@
 /**
  * `understudy replay` proves parity: the replay runner sends real WordPress's traffic
- * (../shared/oracle/wp-core-traffic.json) to a running Understudy over the database WordPress made,
+ * (fixtures/oracle/wp-core-traffic.json) to a running Understudy over the database WordPress made,
  * with the WordPress default rules, and every exchange on a route Understudy serves must match.
  * Out of scope, by the rules' `exclude`: WordPress's own content routes (posts, a post type).
  */

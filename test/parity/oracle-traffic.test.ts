@@ -1,5 +1,5 @@
 /**
- * Replaying the traffic captured from real WordPress (../shared/oracle/wp-core-traffic.json) against
+ * Replaying the traffic captured from real WordPress (fixtures/oracle/wp-core-traffic.json) against
  * Understudy over HTTP: for every exchange whose route Understudy serves, the same status, the same
  * significant headers and the same JSON body. The clock stands where the capture was made, so nonces
  * must match exactly; only WordPress's own content routes (posts, types) are out of scope.

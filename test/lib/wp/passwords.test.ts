@@ -19,6 +19,7 @@ import {
   wpPrehash,
 } from '../../../lib/wp/passwords';
 import { phpTrim } from '../../../lib/wp/formatting/php';
+import { oracleFile } from '../../harness/oracle-files';
 
 interface PasswordHashVector {
   format: 'wp-bcrypt' | 'bcrypt' | 'md5';
@@ -55,7 +56,7 @@ const vectors = JSON.parse(
   fs.readFileSync(path.resolve(__dirname, '../../../fixtures/hash-vectors/vectors.json'), 'utf8'),
 ) as Vectors;
 const credentials = JSON.parse(
-  fs.readFileSync(path.resolve(__dirname, '../../../../shared/oracle/credentials.json'), 'utf8'),
+  fs.readFileSync(oracleFile('credentials.json'), 'utf8'),
 ) as Credentials;
 
 /** Short printable label for a test name. */
@@ -403,7 +404,7 @@ describe('lib/wp/passwords', () => {
     });
   });
 
-  describe('real WordPress data (shared/oracle/credentials.json, WordPress 6.1.9)', () => {
+  describe('real WordPress data (fixtures/oracle/credentials.json, WordPress 6.1.9)', () => {
     const users = Object.values(credentials.users);
     const appPasswords = Object.values(credentials.application_passwords);
 

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { parseDumpInserts } from '../../../lib/wp/db/mysqldump';
 import {
   PhpArray,
@@ -26,8 +25,9 @@ import {
   unserializeOrThrow,
   utf8Length,
 } from '../../../lib/wp/php-serialize';
+import { oracleFile } from '../../harness/oracle-files';
 
-const DUMP_PATH = path.resolve(__dirname, '../../../../shared/oracle/wp-oracle.sql');
+const DUMP_PATH = oracleFile('wp-oracle.sql');
 
 /** Asserts both directions: `value` serializes to `text`, and `text` reads back and re-serializes unchanged. */
 function assertRoundTrip(text: string): PhpValue {

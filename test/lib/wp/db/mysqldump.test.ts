@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { DumpParseError, DumpTable, parseCreateTables, parseDump, parseDumpInserts } from '../../../../lib/wp/db/mysqldump';
+import { oracleFile } from '../../../harness/oracle-files';
 
-const DUMP_PATH = path.resolve(__dirname, '../../../../../shared/oracle/wp-oracle.sql');
+const DUMP_PATH = oracleFile('wp-oracle.sql');
 
 function rowsOf(sql: string, table = 't'): unknown[][] {
   const found = parseDump(sql).find((t) => t.table === table);

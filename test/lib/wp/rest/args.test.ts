@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import Ajv from 'ajv';
 import { WpError } from '../../../../lib/wp/errors';
 import { ArgSchema, ArgsSpec, argsForIndex, compileArgs, validateArgs } from '../../../../lib/wp/rest/args';
 import { phpJsonEncode } from '../../../../lib/wp/rest/php-json';
+import { oracleFile } from '../../../harness/oracle-files';
 
 interface Exchange {
   name: string;
   response: { status: number; body: string | null };
 }
 
-const TRAFFIC = path.resolve(__dirname, '../../../../../shared/oracle/wp-core-traffic.json');
+const TRAFFIC = oracleFile('wp-core-traffic.json');
 const traffic: Exchange[] = JSON.parse(fs.readFileSync(TRAFFIC, 'utf8'));
 
 function capturedBody(name: string): string {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { PhpJsonEncodeError, jsonErrorForBody, phpJsonEncode } from '../../../../lib/wp/rest/php-json';
+import { oracleFile } from '../../../harness/oracle-files';
 
 interface Exchange {
   name: string;
@@ -9,7 +9,7 @@ interface Exchange {
   response: { status: number; headers: [string, string][]; body: string | null };
 }
 
-const TRAFFIC = path.resolve(__dirname, '../../../../../shared/oracle/wp-core-traffic.json');
+const TRAFFIC = oracleFile('wp-core-traffic.json');
 const traffic: Exchange[] = JSON.parse(fs.readFileSync(TRAFFIC, 'utf8'));
 
 function exchange(name: string): Exchange {
