@@ -3,7 +3,9 @@
  * EXISTS subqueries on postmeta so that a page never costs a query per row.
  */
 import { Knex } from 'knex';
+import { Dialect } from '../../wp/db/database';
 import { Tables } from '../../wp/db/tables';
+import { ownershipEmailKey, whereOwnerEmail } from './customer-email';
 import { POST_TYPE, TICKET_META, TICKET_POST_STATUSES, postStatusOf } from './rows';
 import { TicketPriority, TicketStatus } from './types';
 
@@ -25,7 +27,7 @@ export interface TicketFilter {
 }
 
 /** The WHERE clause shared by the page and the count. */
-export function applyTicketFilter(qb: Knex.QueryBuilder, knex: Knex, tables: Tables, filter: TicketFilter): Knex.QueryBuilder {
+export function applyTicketFilter(qb: Knex.QueryBuilder, knex: Knex, tables: Tables, filter: TicketFilter, dialect: Dialect): Knex.QueryBuilder {
   const meta = tables.postmeta;
   const hasMeta = (key: string, value: string | number) => (sub: Knex.QueryBuilder) =>
     sub.select(knex.raw('1')).from(`${meta} as m`).whereRaw('m.post_id = p.ID').andWhere('m.meta_key', key).andWhere('m.meta_value', String(value));
@@ -33,8 +35,16 @@ export function applyTicketFilter(qb: Knex.QueryBuilder, knex: Knex, tables: Tab
     .whereIn('p.post_status', filter.status ? [postStatusOf(filter.status)] : TICKET_POST_STATUSES);
   const { viewer } = filter;
   if (!viewer.agent) {
-    // Storage map: a customer owns a ticket by post_author or by the email on the ticket.
-    qb.where((own) => own.where('p.post_author', viewer.userId).orWhereExists(hasMeta(TICKET_META.customerEmail, viewer.email)));
+    // Storage map: a customer owns a ticket by post_author or by the email on the ticket (compared as ./customer-email.ts says).
+    const emailKey = ownershipEmailKey(viewer.email);
+    qb.where((own) => {
+      own.where('p.post_author', viewer.userId);
+      if (emailKey === null) return;
+      own.orWhereExists((sub) => whereOwnerEmail(
+        sub.select(knex.raw('1')).from(`${meta} as m`).whereRaw('m.post_id = p.ID').andWhere('m.meta_key', TICKET_META.customerEmail),
+        'm.meta_value', emailKey, dialect,
+      ));
+    });
   }
   if (filter.priority) applyPriority(qb, knex, meta, filter.priority, hasMeta);
   if (filter.assignment === 'mine') qb.whereExists(hasMeta(TICKET_META.assignee, viewer.userId));

@@ -5,6 +5,7 @@
 import { WpError } from '../../wp/errors';
 import { SupportSettings } from '../settings';
 import { Actor } from './actor';
+import { sameOwnerEmail } from './customer-email';
 import { Ticket, TicketStatus } from './types';
 
 export function ticketNotFound(): WpError {
@@ -16,10 +17,10 @@ export function staleVersion(current: number): WpError {
   return new WpError('svc_version_conflict', 'The ticket has changed since this version. Load it again and retry.', 409, { version: current });
 }
 
-/** Storage map: a customer owns a ticket by post_author or by the ticket's customer email. */
+/** Storage map: a customer owns a ticket by post_author or by the ticket's customer email (./customer-email.ts says when two are equal). */
 export function ownsTicket(actor: Actor, ticket: Ticket): boolean {
   if (actor.userId > 0 && ticket.customerId === actor.userId) return true;
-  return actor.email !== '' && ticket.customerEmail.toLowerCase() === actor.email.toLowerCase();
+  return sameOwnerEmail(ticket.customerEmail, actor.email);
 }
 
 /** Agents see every ticket (also in the customer view); customers their own. */

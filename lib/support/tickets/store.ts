@@ -13,7 +13,7 @@ const TICKET_META_KEYS = Object.values(TICKET_META);
 export async function listTicketPage(db: Database, filter: TicketFilter, page: number, perPage: number): Promise<Ticket[]> {
   const { knex, tables } = db;
   const query = knex(`${tables.posts} as p`).select(TICKET_COLUMNS);
-  applyTicketFilter(query, knex, tables, filter)
+  applyTicketFilter(query, knex, tables, filter, db.dialect)
     .orderBy('p.post_modified', 'desc').orderBy('p.ID', 'desc')
     .limit(perPage).offset((page - 1) * perPage);
   const rows: PostRow[] = await query;
@@ -24,7 +24,7 @@ export async function listTicketPage(db: Database, filter: TicketFilter, page: n
 export async function countTickets(db: Database, filter: TicketFilter): Promise<number> {
   const { knex, tables } = db;
   const query = knex(`${tables.posts} as p`).count({ total: '*' });
-  applyTicketFilter(query, knex, tables, filter);
+  applyTicketFilter(query, knex, tables, filter, db.dialect);
   const [row] = await selectWithMaterialization<{ total: number | string }>(db, query);
   return Number(row?.total ?? 0);
 }

@@ -1,0 +1,42 @@
+/**
+ * Storage map: a customer owns a ticket whose `_svc_customer_email` equals their account email.
+ * "Equals" is decided as WordPress can tell addresses apart: both must be addresses is_email() accepts
+ * (so printable ASCII only), and only the case of ASCII letters is folded, as the users table's
+ * case-insensitive lookups (email_exists()) fold it. Nothing else is folded: no Unicode case mapping
+ * (the Kelvin sign is not `k`), no compatibility normalisation (fullwidth `ｃ` or `１` are not `c` or
+ * `1`), no database collation (MySQL's `_ci` collations find `ſ` equal to `s`, fullwidth letters equal
+ * to ASCII ones, and ignore trailing spaces). A lookalike address therefore never owns another's ticket.
+ * The same rule runs in JavaScript (one ticket) and in SQL (the list), on both databases.
+ */
+import { Knex } from 'knex';
+import { Dialect } from '../../wp/db/database';
+import { isEmail } from '../../wp/rest/args';
+
+/** The form two addresses are compared in, or null for an address that owns nothing by email. */
+export function ownershipEmailKey(address: string): string | null {
+  if (!/^[\x21-\x7e]+$/.test(address) || !isEmail(address)) return null;
+  return address.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
+/** Whether a ticket's customer email and an account email name the same owner. */
+export function sameOwnerEmail(ticketEmail: string, accountEmail: string): boolean {
+  const key = ownershipEmailKey(accountEmail);
+  return key !== null && ownershipEmailKey(ticketEmail) === key;
+}
+
+/**
+ * Narrows `sub` to rows whose `column` holds an address with this key (from ownershipEmailKey()):
+ * printable ASCII only, equal to the key once ASCII letters are lower-cased, compared byte for byte.
+ * On MySQL the plain `=` comes first so that an index on the value can serve it; under WordPress's
+ * case-insensitive collations it keeps every row the exact checks after it accept.
+ */
+export function whereOwnerEmail(sub: Knex.QueryBuilder, column: string, key: string, dialect: Dialect): Knex.QueryBuilder {
+  if (dialect === 'mysql') {
+    // CHAR_LENGTH = LENGTH holds only when every character is one byte: ASCII (in utf8mb4/utf8).
+    return sub.andWhere(column, key)
+      .andWhereRaw('CHAR_LENGTH(??) = LENGTH(??)', [column, column])
+      .andWhereRaw('CAST(LOWER(??) AS BINARY) = CAST(? AS BINARY)', [column, key]);
+  }
+  // SQLite's LOWER() folds ASCII letters only; GLOB rules out anything but printable ASCII all the same.
+  return sub.andWhereRaw('LOWER(??) = ?', [column, key]).andWhereRaw('?? NOT GLOB ?', [column, '*[^!-~]*']);
+}
