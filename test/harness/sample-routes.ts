@@ -18,6 +18,7 @@ import { WpError } from '../../lib/wp/errors';
 import { PageDeclaration, PageRegistry } from '../../lib/wp/pages';
 import { RestRegistry } from '../../lib/wp/rest/registry';
 import { RawResponse, RestResponse, RouteDeclaration, allowAnyone, requireCapability, requireSignedIn } from '../../lib/wp/rest/route';
+import { ServerSentEvent, StreamResponse } from '../../lib/wp/rest/stream';
 import { Site, createSite } from '../../lib/wp/site';
 import { credentials, loadOracleInto, oracleConfig } from './oracle';
 import { ScratchDatabase, scratchDatabase } from './db';
@@ -148,6 +149,56 @@ const limited: RouteDeclaration = {
   }],
 };
 
+/**
+ * Two buckets: per conversation (`?thread=`, 2 a window) and site-wide (LIMIT.limit a window),
+ * as chat declares them.
+ */
+const bucketed: RouteDeclaration = {
+  namespace: NS,
+  route: '/bucketed',
+  endpoints: [{
+    methods: ['GET'],
+    permission: allowAnyone,
+    rateLimit: [
+      { name: 'test.thread', limit: 2, windowSeconds: 60, key: (req) => `thread:${String(req.params.thread)}` },
+      { name: 'test.site', ...LIMIT, key: () => 'site' },
+    ],
+    handler: () => ({ ok: true }),
+  }],
+};
+
+/**
+ * An event stream: `first`, then each event the test releases with `EVENT_GATE.release()`, then
+ * `done`; a client that leaves ends the wait. `EVENT_GATE.closed` counts the streams whose producer was closed (finished or abandoned).
+ */
+export const EVENT_GATE = {
+  closed: 0,
+  waiting: [] as Array<() => void>,
+  release(): void { for (const go of this.waiting.splice(0)) go(); },
+};
+
+async function* gatedEvents(count: number, signal: AbortSignal): AsyncGenerator<ServerSentEvent> {
+  try {
+    yield { event: 'first', data: { n: 0 } };
+    for (let i = 1; i < count; i++) {
+      await new Promise<void>((go, stop) => {
+        EVENT_GATE.waiting.push(go);
+        signal.addEventListener('abort', () => stop(signal.reason));
+      });
+      yield { data: `line ${i}\nsecond line`, id: String(i) };
+    }
+    yield { event: 'done', data: {} };
+  } finally {
+    EVENT_GATE.closed++;
+  }
+}
+
+const stream: RouteDeclaration = {
+  namespace: NS,
+  route: '/stream',
+  endpoints: [{ methods: ['GET'], permission: allowAnyone, handler: (req) => new StreamResponse((signal) => gatedEvents(Number(req.params.count ?? 3), signal)) }],
+};
+
 /** Handlers that fail or answer nothing. */
 const oddities: RouteDeclaration[] = [
   { namespace: NS, route: '/boom', endpoints: [{ methods: ['GET'], permission: allowAnyone, handler: () => { throw new Error('secret internals: db password hunter2'); } }] },
@@ -164,7 +215,7 @@ const oddities: RouteDeclaration[] = [
   },
 ];
 
-export const SAMPLE_ROUTES: RouteDeclaration[] = [things, thing, echo, items, upload, limited, ...oddities];
+export const SAMPLE_ROUTES: RouteDeclaration[] = [things, thing, echo, items, upload, limited, bucketed, stream, ...oddities];
 
 /** admin-ajax actions: one for both sides, one signed-in only, a nonce check, the JSON helpers. */
 export function registerSampleAjaxActions(ajax: AjaxRegistry): void {

@@ -12,6 +12,7 @@ import { PhpJsonEncodeError, phpJsonEncode } from './php-json';
 import { RouteMatch } from './registry';
 import { Availability, RawResponse, RestRequest, RestResponse } from './route';
 import { filterFields } from './fields';
+import { EVENT_STREAM_HEADERS, StreamResponse, pipeEvents } from './stream';
 
 export interface RenderContext {
   site: Site;
@@ -79,6 +80,18 @@ export async function sendRaw(ctx: RenderContext, response: RawResponse): Promis
   applyNoCache(ctx, response.status);
   for (const [name, value] of Object.entries({ ...routeHeaders(ctx), ...response.headers })) res.setHeader(name, value);
   res.end(ctx.method === 'HEAD' ? undefined : response.body);
+}
+
+/** An event stream: the server's headers, CORS and the route's headers, then each event as it comes. */
+export async function sendStream(ctx: RenderContext, response: StreamResponse): Promise<void> {
+  await writeServerHeaders(ctx, false);
+  const { res } = ctx;
+  if (ctx.freshNonce) res.setHeader('X-WP-Nonce', ctx.freshNonce);
+  setStatus(res, response.status);
+  writeCors(ctx, false);
+  for (const [name, value] of Object.entries({ ...routeHeaders(ctx), ...EVENT_STREAM_HEADERS, ...response.headers })) res.setHeader(name, value);
+  if (ctx.method === 'HEAD') return void res.end();
+  await pipeEvents(res, response.produce);
 }
 
 /**

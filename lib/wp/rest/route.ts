@@ -90,7 +90,8 @@ export interface Endpoint {
   maxBodyBytes?: number | ((site: Site, urlParams: Record<string, string>) => Promise<number>);
   /** Keep the body as raw bytes (`rawBody`) instead of decoding it. */
   rawBody?: boolean;
-  rateLimit?: RateLimitSpec;
+  /** One bucket, or several (per conversation, per address, site-wide) that each count the request. */
+  rateLimit?: RateLimitSpec | RateLimitSpec[];
 }
 
 export interface RouteDeclaration {

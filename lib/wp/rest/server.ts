@@ -16,7 +16,8 @@ import { Site } from '../site';
 import { validateArgs } from './args';
 import { RouteMatch, RestRegistry } from './registry';
 import { bodyParams, effectiveMethod, mergeParams, normalizeRestPath, parseJsonBody } from './request';
-import { RenderContext, jsonpCallback, refuseJsonp, renderError, renderResult, sendRaw } from './render';
+import { RenderContext, jsonpCallback, refuseJsonp, renderError, renderResult, sendRaw, sendStream } from './render';
+import { StreamResponse } from './stream';
 import { RawResponse, RestRequest, RestResponse, DEFAULT_MAX_BODY_BYTES, HttpMethod } from './route';
 import { optionsData } from './discovery';
 
@@ -90,6 +91,7 @@ export class RestServer {
     // WP: a callback that returns a WP_Error answers with it, as if it had been thrown.
     if (isWpError(result)) throw result;
     if (result instanceof RawResponse) return sendRaw(ctx, result);
+    if (result instanceof StreamResponse) return sendStream(ctx, result);
     return renderResult(ctx, result instanceof RestResponse ? result : new RestResponse(result));
   }
 
@@ -143,16 +145,18 @@ export class RestServer {
     }
   }
 
+  /** Each of the endpoint's buckets counts the request; the first one that is full refuses it. */
   private async limitRate(match: RouteMatch, request: RestRequest): Promise<void> {
-    const spec = match.endpoint.rateLimit;
-    if (!spec) return;
-    if (spec.exempt && (await spec.exempt(request))) return;
-    const who = spec.key ? spec.key(request) : request.user.id > 0 ? `user:${request.user.id}` : `ip:${request.ip}`;
-    const decision = await this.site.rateLimiter.hit(`${spec.name}:${who}`, spec.limit, spec.windowSeconds);
-    if (!decision.allowed) {
-      throw new WpError('rest_too_many_requests', `Too many requests. Try again in ${decision.retryAfter} seconds.`, 429, {
-        retry_after: decision.retryAfter,
-      });
+    const limits = match.endpoint.rateLimit;
+    for (const spec of Array.isArray(limits) ? limits : limits ? [limits] : []) {
+      if (spec.exempt && (await spec.exempt(request))) continue;
+      const who = spec.key ? spec.key(request) : request.user.id > 0 ? `user:${request.user.id}` : `ip:${request.ip}`;
+      const decision = await this.site.rateLimiter.hit(`${spec.name}:${who}`, spec.limit, spec.windowSeconds);
+      if (!decision.allowed) {
+        throw new WpError('rest_too_many_requests', `Too many requests. Try again in ${decision.retryAfter} seconds.`, 429, {
+          retry_after: decision.retryAfter,
+        });
+      }
     }
   }
 

@@ -55,6 +55,15 @@ describe('REST rate limits', function () {
     assert.equal((await hit().set('Authorization', basicAuth('manager1'))).status, 200);
   });
 
+  it('counts a request in every bucket a route declares; the first full one refuses it', async () => {
+    freshWindow(0);
+    const send = (thread: string) => request(oracle.app).get(`/wp-json/test/v1/bucketed?thread=${thread}`);
+    const statuses = [];
+    for (const thread of ['a', 'a', 'a', 'b', 'b']) statuses.push((await send(thread)).status);
+    // Thread a is full after two; the site-wide bucket (3) fills on b's first and refuses b's second.
+    assert.deepEqual(statuses, [200, 200, 429, 200, 429]);
+  });
+
   it('keeps the counters in the database, shared by two app instances over it', async () => {
     const start = freshWindow(5);
     const twin = await oracle.openTwin();

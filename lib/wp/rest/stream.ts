@@ -1,0 +1,76 @@
+/**
+ * Server-sent events from a REST handler: the handler returns a StreamResponse whose producer makes
+ * an async iterable of events; each event is written and flushed as it comes. When the client goes
+ * away the producer's signal is aborted (so a wait for a model's next word ends at once) and the
+ * iterable is closed.
+ */
+import type { Response } from 'express';
+
+export interface ServerSentEvent {
+  /** The event type (`event:`); omitted for the default `message`. */
+  event?: string;
+  /** The payload: a string as it is, anything else as JSON. */
+  data: unknown;
+  id?: string;
+}
+
+/** Makes the events; `signal` is aborted when the client goes away. */
+export type EventProducer = (signal: AbortSignal) => AsyncIterable<ServerSentEvent>;
+
+export class StreamResponse {
+  constructor(
+    readonly produce: EventProducer,
+    readonly headers: Record<string, string> = {},
+    readonly status = 200,
+  ) {}
+}
+
+/** The headers every event stream carries: no caching, and no buffering by a proxy in front. */
+export const EVENT_STREAM_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=UTF-8',
+  'Cache-Control': 'no-cache, no-store',
+  'X-Accel-Buffering': 'no',
+};
+
+/** One event in the text/event-stream format: a `data:` line per line of the payload. */
+export function formatEvent(event: ServerSentEvent): string {
+  const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
+  const lines = [
+    ...(event.event ? [`event: ${oneLine(event.event)}`] : []),
+    ...(event.id ? [`id: ${oneLine(event.id)}`] : []),
+    ...data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`),
+  ];
+  return `${lines.join('\n')}\n\n`;
+}
+
+/** Writes the events until the iterable ends or the client goes; resolves when either happened. */
+export async function pipeEvents(res: Response, produce: EventProducer): Promise<void> {
+  const client = new AbortController();
+  const iterator = produce(client.signal)[Symbol.asyncIterator]();
+  let gone = false;
+  const onClose = () => {
+    gone = true;
+    client.abort();
+  };
+  res.once('close', onClose);
+  res.flushHeaders();
+  try {
+    while (!gone) {
+      const next = await iterator.next();
+      if (next.done || gone) break;
+      res.write(formatEvent(next.value));
+    }
+  } catch (err) {
+    // A producer that stopped because the client left has nothing more to say.
+    if (!gone) throw err;
+  } finally {
+    res.off('close', onClose);
+    if (gone) await iterator.return?.();
+    else res.end();
+  }
+}
+
+/** Field values cannot hold a line break: it would start a new field. */
+function oneLine(value: string): string {
+  return value.replace(/[\r\n]/g, ' ');
+}

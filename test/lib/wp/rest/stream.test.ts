@@ -1,0 +1,69 @@
+/**
+ * Server-sent events from a REST route: each event reaches the client as soon as it is produced,
+ * in the text/event-stream format, and a client that hangs up stops the producer.
+ */
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { eventually } from '../../../harness/eventually';
+import { EVENT_GATE, SampleOracle, openSampleOracle } from '../../../harness/sample-routes';
+import { listen } from '../../../harness/wp-http';
+
+/** Opens the stream; `received` grows as chunks arrive. */
+function openStream(port: number, count: number): { received: string[]; response: Promise<http.IncomingMessage>; ended: Promise<void>; abort(): void } {
+  const received: string[] = [];
+  let abort = () => {};
+  let onEnd = () => {};
+  const ended = new Promise<void>((resolve) => { onEnd = resolve; });
+  const response = new Promise<http.IncomingMessage>((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path: `/wp-json/test/v1/stream?count=${count}`, headers: { Origin: 'https://shop.example' } }, (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => received.push(chunk));
+      res.on('end', onEnd);
+      res.on('error', () => onEnd());
+      resolve(res);
+    });
+    req.on('error', (err) => { if (!req.destroyed) reject(err); onEnd(); });
+    abort = () => req.destroy();
+  });
+  return { received, response, ended, abort };
+}
+
+describe('event streams (StreamResponse)', function () {
+  let oracle: SampleOracle;
+  let server: { port: number; close(): Promise<void> };
+  before(async () => {
+    oracle = await openSampleOracle();
+    server = await listen(oracle.app);
+  });
+  after(async () => {
+    await server.close();
+    await oracle.close();
+  });
+
+  it('sends each event as it is produced, with the event-stream headers', async () => {
+    const stream = openStream(server.port, 3);
+    const res = await stream.response;
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['content-type'], 'text/event-stream; charset=UTF-8');
+    assert.equal(res.headers['cache-control'], 'no-cache, no-store');
+    assert.equal(res.headers['x-accel-buffering'], 'no');
+    assert.equal(res.headers['access-control-allow-origin'], 'https://shop.example');
+    // The first event arrives while the producer still waits for the second.
+    await eventually(async () => stream.received.join('').includes('event: first\ndata: {"n":0}\n\n'), 2000);
+    assert.equal(EVENT_GATE.waiting.length, 1);
+    EVENT_GATE.release();
+    await eventually(async () => stream.received.join('').includes('id: 1\ndata: line 1\ndata: second line\n\n'), 2000);
+    EVENT_GATE.release();
+    await stream.ended;
+    assert.ok(stream.received.join('').endsWith('event: done\ndata: {}\n\n'));
+  });
+
+  it('closes the producer when the client goes away', async () => {
+    const closedBefore = EVENT_GATE.closed;
+    const stream = openStream(server.port, 5);
+    await eventually(async () => stream.received.length > 0 && EVENT_GATE.waiting.length === 1, 2000);
+    stream.abort();
+    await eventually(async () => EVENT_GATE.closed === closedBefore + 1, 2000);
+    EVENT_GATE.release();
+  });
+});
