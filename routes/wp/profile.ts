@@ -1,7 +1,8 @@
 /**
  * `GET /wp-admin/profile.php?newuseremail=<hash>`: the link of an email change confirmation
- * (lib/wp/users-email-change.ts), served the way WordPress's profile screen handles it. Only requests carrying `newuseremail` are answered here; the rest of the profile screen
- * stays WordPress's. The signed-in user is the one WordPress's cookies name (the auth cookie, else the
+ * (lib/wp/users-email-change.ts), served the way WordPress's profile screen handles it, registered
+ * on the page registry by routes/index.ts. Only requests carrying `newuseremail` are answered here;
+ * the rest of the profile screen stays WordPress's (404 here). The signed-in user is the one WordPress's cookies name (the auth cookie, else the
  * logged-in cookie, as on admin-ajax.php); a signed-out visitor is sent to wp-login.php and back, as
  * auth_redirect() does. Answers are small plain pages; every inserted value is escaped.
  */
@@ -23,6 +24,7 @@ const PAGE_HEADERS = {
   'Cache-Control': 'no-cache, must-revalidate, max-age=0, no-store, private',
 };
 
+/** The confirmation link's page; without `newuseremail` it leaves the request to the 404. */
 export const emailConfirmationPage: PageDeclaration = {
   path: PROFILE_PATH,
   handler: async (req) => (req.query.newuseremail === undefined ? null : confirmNewEmail(req, req.query.newuseremail)),

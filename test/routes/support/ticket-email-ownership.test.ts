@@ -80,7 +80,7 @@ describe('support tickets owned by customer email (demo site)', function () {
     assert.equal(res.status, 200, res.text);
     const [mail] = await smtp.waitForEmails(1);
     const link = /https?:\/\/\S+\/wp-admin\/profile\.php\?newuseremail=[0-9a-f]{32}/.exec(mail?.parsed.text ?? '')?.[0];
-    assert.ok(link, mail?.parsed.text);
+    assert.ok(link, mail?.parsed.text ?? '');
     const page = await request(app).get(new URL(link).pathname + new URL(link).search).set('Cookie', await cookieFor(login));
     assert.equal(page.status, 200, page.text);
   };

@@ -79,7 +79,7 @@ describe('GET /wp-admin/profile.php?newuseremail (email change confirmation)', f
       assert.equal(others.length, 0, 'nothing goes to the current address');
       assert.deepEqual(mail?.envelopeTo, ['c1.new@example.org']);
       assert.equal(mail?.parsed.subject, '[WP Oracle] Email Change Request');
-      assert.ok(mail?.parsed.text?.includes(`${SITE_URL}/wp-admin/profile.php?newuseremail=${hash}\n`), mail?.parsed.text);
+      assert.ok(mail?.parsed.text?.includes(`${SITE_URL}/wp-admin/profile.php?newuseremail=${hash}\n`), mail?.parsed.text ?? '');
       assert.ok(mail?.parsed.text?.includes('customer1'));
 
       const me = await request(app).get(`${ME}?context=edit`).set('Authorization', appPassword('customer1'));
