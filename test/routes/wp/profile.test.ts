@@ -191,6 +191,8 @@ describe('GET /wp-admin/profile.php?newuseremail (email change confirmation)', f
       assert.equal(res.status, 302);
       const back = `${SITE_URL}/wp-admin/profile.php?newuseremail=${hash}`;
       assert.equal(res.headers.location, `${SITE_URL}/wp-login.php?redirect_to=${encodeURIComponent(back)}&reauth=1`);
+      const withAppPassword = await open(hash).set('Authorization', appPassword('admin'));
+      assert.equal(withAppPassword.status, 302, 'an application password signs nobody in on a page');
       assert.equal(await emailOf(1), 'admin@example.test');
       assert.deepEqual(await pendingRaw(1), [raw]);
     });
