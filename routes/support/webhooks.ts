@@ -3,9 +3,9 @@
  * - POST /webhooks/relay/<route-key>: a raw message from a relay, signed with the mailbox's relay secret;
  * - POST /webhooks/inbound/<route-key>: a raw message or posted fields from an automation tool, with
  *   the mailbox token; GET on it is the tool's connection test and stores nothing.
- * The credential check is the permission stage (404 unknown mailbox, 401 bad credential, 403 tools
- * off); it remembers the mailbox it checked for the handler. Both answer 202 only after the message
- * and its receipt are committed.
+ * The credential identifies the mailbox at the principal stage (404 unknown mailbox, 401 bad
+ * credential); the permission check then asks whether its tools are on (403). Both answer 202 only
+ * after the message and its receipt are committed.
  */
 import { DEFAULT_MAX_BYTES, Mailbox, RELAY_MAX_BYTES, findMailbox } from '../../lib/support/mailboxes/store';
 import { mailboxKeyOf } from '../../lib/support/mailboxes/route-key';
@@ -19,7 +19,7 @@ import { storageAvailability } from '../../lib/support/storage-check';
 import { unixSeconds } from '../../lib/wp/clock';
 import { WpError } from '../../lib/wp/errors';
 import { Site } from '../../lib/wp/site';
-import { RestRequest, RestResponse, RouteDeclaration } from '../../lib/wp/rest/route';
+import { Endpoint, RestRequest, RestResponse, RouteDeclaration, allowAnyone } from '../../lib/wp/rest/route';
 import { NAMESPACE } from './common';
 
 const webhookBase = {
@@ -28,55 +28,64 @@ const webhookBase = {
   availability: storageAvailability,
 };
 
+/** A relay's delivery: the mailbox its signature names, and the relay's delivery ID. */
+interface RelayDelivery {
+  mailbox: Mailbox;
+  deliveryId: string;
+}
+
+const relayEndpoint: Endpoint<RelayDelivery> = {
+  methods: ['POST'], principal: signedRelay, permission: allowAnyone, handler: receiveRelay, rawBody: true, maxBodyBytes: RELAY_MAX_BYTES,
+};
+
 export const relayWebhook: RouteDeclaration = {
   ...webhookBase,
   route: '/webhooks/relay/(?P<route_key>[\\w-]+)',
-  endpoints: [{ methods: ['POST'], permission: checkRelaySignature, handler: receiveRelay, rawBody: true, maxBodyBytes: RELAY_MAX_BYTES }],
+  endpoints: [relayEndpoint],
+};
+
+const connectionTestEndpoint: Endpoint<Mailbox> = { methods: ['GET'], principal: tokenMailbox, permission: automationOn, handler: connectionTest };
+const inboundEndpoint: Endpoint<Mailbox> = {
+  methods: ['POST'], principal: tokenMailbox, permission: automationOn, handler: receiveInbound, rawBody: true, maxBodyBytes: inboundLimit,
 };
 
 export const inboundWebhook: RouteDeclaration = {
   ...webhookBase,
   route: '/webhooks/inbound/(?P<route_key>[\\w-]+)',
-  endpoints: [
-    { methods: ['GET'], permission: checkMailboxToken, handler: connectionTest },
-    { methods: ['POST'], permission: checkMailboxToken, handler: receiveInbound, rawBody: true, maxBodyBytes: inboundLimit },
-  ],
+  endpoints: [connectionTestEndpoint, inboundEndpoint],
 };
 
-/** The mailbox each request's permission check verified, for its handler. */
-const verified = new WeakMap<RestRequest, { mailbox: Mailbox; deliveryId?: string }>();
-
-async function checkRelaySignature(req: RestRequest): Promise<true | WpError> {
+/** The signature (section 5) over the body with the mailbox's relay secret. */
+async function signedRelay(req: RestRequest): Promise<RelayDelivery | WpError> {
   const mailbox = await mailboxOf(req.site, req.urlParams.route_key as string);
   if (!mailbox) return mailboxNotFound();
   const checked = verifyRelaySignature(mailbox.relaySecret, req.urlParams.route_key as string, {
     timestamp: req.header('x-svc-timestamp'), deliveryId: req.header('x-svc-delivery'), signature: req.header('x-svc-signature'),
   }, req.rawBody ?? Buffer.alloc(0), unixSeconds(req.site.clock));
-  if (checked instanceof WpError) return checked;
-  verified.set(req, { mailbox, deliveryId: checked.deliveryId });
-  return true;
+  return checked instanceof WpError ? checked : { mailbox, deliveryId: checked.deliveryId };
 }
 
 /** `Authorization: Bearer <token>`, or `X-Svc-Token` where a proxy strips Authorization. */
-async function checkMailboxToken(req: RestRequest): Promise<true | WpError> {
+async function tokenMailbox(req: RestRequest): Promise<Mailbox | WpError> {
   const mailbox = await mailboxOf(req.site, req.urlParams.route_key as string);
   if (!mailbox) return mailboxNotFound();
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.header('authorization') ?? '')?.[1];
   const token = bearer ?? req.header('x-svc-token')?.trim() ?? '';
-  if (!tokenMatches(token, mailbox.tokenHash)) return invalidToken();
-  if (!mailbox.automation) return automationOff();
-  verified.set(req, { mailbox });
-  return true;
+  return tokenMatches(token, mailbox.tokenHash) ? mailbox : invalidToken();
 }
 
-async function receiveRelay(req: RestRequest): Promise<RestResponse> {
-  const { mailbox, deliveryId } = checkedMailbox(req);
-  const receipt = await acceptEmail(req.site, mailbox, req.rawBody ?? Buffer.alloc(0), { deliveryId: deliveryId as string }, { strict: false });
+function automationOn(req: RestRequest<Mailbox>): true | WpError {
+  return req.principal.automation ? true : automationOff();
+}
+
+async function receiveRelay(req: RestRequest<RelayDelivery>): Promise<RestResponse> {
+  const { mailbox, deliveryId } = req.principal;
+  const receipt = await acceptEmail(req.site, mailbox, req.rawBody ?? Buffer.alloc(0), { deliveryId }, { strict: false });
   return accepted(receipt);
 }
 
-async function receiveInbound(req: RestRequest): Promise<RestResponse> {
-  const { mailbox } = checkedMailbox(req);
+async function receiveInbound(req: RestRequest<Mailbox>): Promise<RestResponse> {
+  const mailbox = req.principal;
   const body = req.rawBody ?? Buffer.alloc(0);
   const payload = readInboundBody(body, req.header('content-type'));
   const raw = payload.kind === 'raw' ? payload.raw : await composeMessage(payload.fields);
@@ -86,8 +95,8 @@ async function receiveInbound(req: RestRequest): Promise<RestResponse> {
 }
 
 /** The automation tool's connection test: what the mailbox accepts. Nothing is stored. */
-function connectionTest(req: RestRequest): Record<string, unknown> {
-  const { mailbox } = checkedMailbox(req);
+function connectionTest(req: RestRequest<Mailbox>): Record<string, unknown> {
+  const mailbox = req.principal;
   return { ok: true, address: mailbox.address, max_bytes: mailbox.maxBytes };
 }
 
@@ -99,12 +108,6 @@ async function inboundLimit(site: Site, urlParams: Record<string, string>): Prom
 async function mailboxOf(site: Site, routeKey: string): Promise<Mailbox | null> {
   const key = mailboxKeyOf(routeKey, site.db.tables.blogId);
   return key ? findMailbox(site.db, key) : null;
-}
-
-function checkedMailbox(req: RestRequest): { mailbox: Mailbox; deliveryId?: string } {
-  const found = verified.get(req);
-  if (!found) throw new Error('The mailbox credential was not checked before the handler.');
-  return found;
 }
 
 function accepted(receipt: Accepted): RestResponse {

@@ -17,7 +17,7 @@ import { Tables } from '../../lib/wp/db/tables';
 import { WpError } from '../../lib/wp/errors';
 import { PageDeclaration, PageRegistry } from '../../lib/wp/pages';
 import { RestRegistry } from '../../lib/wp/rest/registry';
-import { RawResponse, RestResponse, RouteDeclaration, allowAnyone, requireCapability, requireSignedIn } from '../../lib/wp/rest/route';
+import { Endpoint, RawResponse, RestResponse, RouteDeclaration, allowAnyone, requireCapability, requireSignedIn } from '../../lib/wp/rest/route';
 import { ServerSentEvent, StreamResponse } from '../../lib/wp/rest/stream';
 import { Site, createSite } from '../../lib/wp/site';
 import { credentials, loadOracleInto, oracleConfig } from './oracle';
@@ -199,6 +199,23 @@ const stream: RouteDeclaration = {
   endpoints: [{ methods: ['GET'], permission: allowAnyone, handler: (req) => new StreamResponse((signal) => gatedEvents(Number(req.params.count ?? 3), signal)) }],
 };
 
+/** A connected-site-like caller: `X-Test-Key: key-<site>` identifies the site; only `shop` lists an origin. */
+interface SampleCaller {
+  site: string;
+}
+
+const gatedEndpoint: Endpoint<SampleCaller> = {
+  methods: ['GET', 'POST'],
+  origins: async (req) => (req.urlParams.site === 'shop' ? ['https://shop.example'] : []),
+  principal: async (req) => (req.header('x-test-key') === `key-${req.urlParams.site}`
+    ? { site: req.urlParams.site as string }
+    : new WpError('test_bad_key', 'The site key is not valid.', 401)),
+  permission: (req) => req.principal.site !== 'closed',
+  handler: (req) => ({ caller: req.principal }),
+};
+
+const gated: RouteDeclaration = { namespace: NS, route: '/gated/(?P<site>\\w+)', endpoints: [gatedEndpoint] };
+
 /** Handlers that fail or answer nothing. */
 const oddities: RouteDeclaration[] = [
   { namespace: NS, route: '/boom', endpoints: [{ methods: ['GET'], permission: allowAnyone, handler: () => { throw new Error('secret internals: db password hunter2'); } }] },
@@ -215,7 +232,7 @@ const oddities: RouteDeclaration[] = [
   },
 ];
 
-export const SAMPLE_ROUTES: RouteDeclaration[] = [things, thing, echo, items, upload, limited, bucketed, stream, ...oddities];
+export const SAMPLE_ROUTES: RouteDeclaration[] = [things, thing, echo, items, upload, limited, bucketed, stream, gated, ...oddities];
 
 /** admin-ajax actions: one for both sides, one signed-in only, a nonce check, the JSON helpers. */
 export function registerSampleAjaxActions(ajax: AjaxRegistry): void {

@@ -34,6 +34,8 @@ export interface RenderContext {
   request?: RestRequest;
   /** The matched route's dependency, consulted when the request fails. */
   availability?: Availability;
+  /** The only browser origins CORS may name, when the endpoint lists them (else WordPress's rule: any). */
+  allowedOrigins?: string[];
 }
 
 const NO_CACHE = { Expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control': 'no-cache, must-revalidate, max-age=0' };
@@ -160,6 +162,7 @@ async function writeServerHeaders(ctx: RenderContext, jsonp: boolean): Promise<v
 function writeCors(ctx: RenderContext, varyAnonymous = true): void {
   const { req, res } = ctx;
   const origin = req.headers.origin;
+  if (ctx.allowedOrigins) return writeListedCors(ctx);
   if (origin && origin !== '0') {
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Access-Control-Allow-Methods', CORS_METHODS);
@@ -168,6 +171,17 @@ function writeCors(ctx: RenderContext, varyAnonymous = true): void {
   } else if (varyAnonymous && req.method === 'GET' && !ctx.loggedIn) {
     res.setHeader('Vary', 'Origin');
   }
+}
+
+/** CORS for an endpoint with listed origins: exactly the request's origin when listed, and always Vary. */
+function writeListedCors(ctx: RenderContext): void {
+  const { req, res } = ctx;
+  res.setHeader('Vary', 'Origin');
+  const origin = req.headers.origin;
+  if (!origin || !ctx.allowedOrigins?.includes(origin)) return;
+  res.setHeader('Access-Control-Allow-Origin', origin);
+  res.setHeader('Access-Control-Allow-Methods', CORS_METHODS);
+  res.setHeader('Access-Control-Allow-Credentials', 'true');
 }
 
 /** WP: no-cache for a signed-in caller, a failed nonce, or a 4xx reached through X-HTTP-Method-Override. */
@@ -196,7 +210,9 @@ async function allowedMethods(match: RouteMatch, request: RestRequest): Promise<
   for (const endpoint of match.route.endpoints) {
     let permission: unknown = false;
     try {
-      permission = await endpoint.permission(request);
+      // An endpoint whose caller was never identified (refused before, or another endpoint's) allows nothing.
+      const identified = !endpoint.principal || request.principal !== undefined;
+      permission = identified ? await endpoint.permission(request) : false;
     } catch {
       permission = false;
     }

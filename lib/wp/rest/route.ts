@@ -11,8 +11,12 @@ import type { ArgSpecMap } from './args';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** What a handler and a permission check see of the request. */
-export interface RestRequest {
+/**
+ * What a handler and a permission check see of the request. `P` is the caller when it is not a
+ * WordPress user (a mailbox, a connected site, a portal session), as the endpoint's principal
+ * resolver identified it.
+ */
+export interface RestRequest<P = unknown> {
   method: HttpMethod;
   /** The path after the REST prefix, e.g. `/support/v1/tickets/5`. */
   path: string;
@@ -29,12 +33,20 @@ export interface RestRequest {
   /** The connection is HTTPS (WordPress's is_ssl()). */
   secure: boolean;
   site: Site;
+  /** The caller the endpoint's principal resolver identified (undefined when it declares none). */
+  principal: P;
   /** A request header by case-insensitive name. */
   header(name: string): string | undefined;
 }
 
 /** A permission check: true to go on; false becomes rest_forbidden (401 signed out, 403 signed in). */
-export type PermissionCheck = (req: RestRequest) => boolean | WpError | Promise<boolean | WpError>;
+export type PermissionCheck<P = unknown> = (req: RestRequest<P>) => boolean | WpError | Promise<boolean | WpError>;
+
+/**
+ * Identifies a caller that is not (only) a WordPress user from its credential (a token, a signature,
+ * a key): the caller, or the WpError that refuses it (401 a bad credential, 404 an unknown resource).
+ */
+export type PrincipalResolver<P> = (req: RestRequest) => Promise<P | WpError>;
 
 /** A handler's answer when it needs a status, headers or pagination; plain values become a 200. */
 export class RestResponse {
@@ -77,12 +89,24 @@ export interface RateLimitSpec {
   exempt?: (req: RestRequest) => boolean | Promise<boolean>;
 }
 
-export interface Endpoint {
+/**
+ * One endpoint of a route. Its checks and handler are declared as methods so that an endpoint typed
+ * by its principal (`Endpoint<Mailbox>`) fits a route's list of endpoints.
+ */
+export interface Endpoint<P = unknown> {
   methods: HttpMethod[];
+  /** Who the caller is when not a WordPress user, resolved at the permission stage before `permission`. */
+  principal?(req: RestRequest): Promise<P | WpError>;
+  /**
+   * The browser origins allowed to call (e.g. a connected site's listed addresses): CORS then names
+   * exactly the request's origin when listed (with Vary: Origin), and a request from any other origin
+   * is refused. Requests without an Origin (servers) are left to the principal and permission.
+   */
+  origins?(req: RestRequest): Promise<string[]>;
   /** Required: public endpoints say so with `allowAnyone`. */
-  permission: PermissionCheck;
+  permission(req: RestRequest<P>): boolean | WpError | Promise<boolean | WpError>;
   args?: ArgSpecMap;
-  handler: (req: RestRequest) => unknown | Promise<unknown>;
+  handler(req: RestRequest<P>): unknown;
   /**
    * Largest request body accepted, in bytes (default DEFAULT_MAX_BODY_BYTES), or a function giving it
    * for the matched URL (e.g. a limit stored with the resource the URL names), asked before the body is read.

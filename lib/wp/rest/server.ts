@@ -85,6 +85,8 @@ export class RestServer {
     // WP: has_valid_params(): a broken JSON body first, then the arguments; both before the permission check.
     if (sources.json.error) return renderError(ctx, sources.json.error);
     request.params = validateArgs(match.endpoint.compiled, request.params);
+    await this.checkOrigin(ctx, match.endpoint, request);
+    await this.identify(match, request);
     await this.authorize(match, request);
     await this.limitRate(match, request);
     const result = await match.endpoint.handler(request);
@@ -117,6 +119,8 @@ export class RestServer {
       ctx.match = { route: found.route, endpoint: found.route.endpoints[0] as RouteMatch['endpoint'], urlParams: found.urlParams };
       const params = mergeParams(ctx.method, sources.json.value, sources.post, ctx.query, found.urlParams);
       ctx.request = this.buildRequest(ctx, ctx.match, auth, params, sources.json.value ?? sources.post, Buffer.alloc(0), []);
+      const gated = found.route.endpoints.find((e) => e.origins);
+      if (gated?.origins) ctx.allowedOrigins = await gated.origins(ctx.request);
     }
     return renderResult(ctx, new RestResponse(await optionsData(this.site, this.registry, ctx.path)));
   }
@@ -134,6 +138,27 @@ export class RestServer {
       ip: clientIp(req),
       secure: isSecure(req),
     }, nonce);
+  }
+
+  /**
+   * An endpoint that lists the browser origins allowed to call it answers CORS for exactly those,
+   * and refuses a request sent from any other origin.
+   */
+  private async checkOrigin(ctx: RenderContext, endpoint: RouteMatch['endpoint'], request: RestRequest): Promise<void> {
+    if (!endpoint.origins) return;
+    ctx.allowedOrigins = await endpoint.origins(request);
+    const origin = ctx.req.headers.origin;
+    if (origin && !ctx.allowedOrigins.includes(origin)) {
+      throw new WpError('rest_origin_not_allowed', 'Requests from this address are not allowed.', 403);
+    }
+  }
+
+  /** The caller that is not a WordPress user, identified by the endpoint's own credential check. */
+  private async identify(match: RouteMatch, request: RestRequest): Promise<void> {
+    if (!match.endpoint.principal) return;
+    const principal = await match.endpoint.principal(request);
+    if (isWpError(principal)) throw principal;
+    request.principal = principal;
   }
 
   /** WP: a permission callback's false becomes rest_forbidden: 401 signed out, 403 signed in. */
@@ -178,6 +203,7 @@ export class RestServer {
       ip: clientIp(req),
       secure: isSecure(req),
       site: this.site,
+      principal: undefined,
       header: (name) => {
         const value = req.headers[name.toLowerCase()];
         return Array.isArray(value) ? value.join(', ') : value;
