@@ -4,7 +4,7 @@
  */
 import { addIndexes, indexStatus, removeIndexes } from '../support/db-indexes';
 import { loadSiteConfig } from '../wp/config';
-import { phpJsonEncode } from '../wp/rest/php-json';
+import { phpJsonEncode } from '../wp/php/json';
 import { CliError, choiceFlag, parseCommandArgs } from './args';
 import { CliContext, line, success, withSite } from './context';
 import { asciiTable } from './format';

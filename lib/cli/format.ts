@@ -3,8 +3,8 @@
  * comes out as `\/`, as WP-CLI writes it), tables use WP-CLI's ASCII borders, CSV follows fputcsv.
  * Arrays printed without a format are shown as indented JSON without PHP's escaping, for reading.
  */
-import { phpJsonEncode } from '../wp/rest/php-json';
-import { PhpArray, PhpFloat, PhpObject, PhpValue, phpFloatToString } from '../wp/php-serialize';
+import { phpJsonEncode } from '../wp/php/json';
+import { PhpArray, PhpFloat, PhpObject, PhpValue, phpFloatToString } from '../wp/php';
 
 /** True for the values that print as JSON rather than as text: PHP arrays and objects. */
 export function isContainer(value: unknown): value is PhpValue[] | PhpArray | PhpObject {

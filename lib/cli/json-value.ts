@@ -4,7 +4,7 @@
  * (JSON.parse would move integer-like keys first), numeric-string keys become int keys, integer literals
  * stay ints (beyond 64 bits they become floats, as in PHP) and `1.0` stays a float.
  */
-import { PhpArray, PhpFloat, PhpValue } from '../wp/php-serialize';
+import { PhpArray, PhpFloat, PhpValue } from '../wp/php';
 import { CliError } from './args';
 
 const INT64_MAX = 9223372036854775807n;

@@ -4,7 +4,7 @@
  * this writes is what a PHP `get_option()` reads back.
  */
 import { OptionStore } from '../wp/options';
-import { PhpArray, PhpValue, maybeSerialize } from '../wp/php-serialize';
+import { PhpArray, PhpValue, maybeSerialize } from '../wp/php';
 import { loadSiteConfig } from '../wp/config';
 import { CliError, ParsedArgs, choiceFlag, parseCommandArgs } from './args';
 import { CliContext, line, readStdin, success, withSite } from './context';

@@ -2,7 +2,7 @@
  * WP-CLI's `option patch` on a decoded PHP value: follow a key path through arrays and objects, then
  * set or remove the last key. Works on copies: the decoded value is shared with the option cache.
  */
-import { PhpArray, PhpFloat, PhpObject, PhpValue } from '../wp/php-serialize';
+import { PhpArray, PhpFloat, PhpObject, PhpValue } from '../wp/php';
 import { CliError } from './args';
 import { isContainer } from './format';
 

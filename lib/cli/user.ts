@@ -4,7 +4,7 @@
  */
 import { loadSiteConfig } from '../wp/config';
 import { Site } from '../wp/site';
-import { phpJsonEncode } from '../wp/rest/php-json';
+import { phpJsonEncode } from '../wp/php/json';
 import { CliError, choiceFlag, parseCommandArgs, stringFlag } from './args';
 import { CliContext, line, withSite } from './context';
 import { Row, asciiTable, csvLines } from './format';

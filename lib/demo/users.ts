@@ -7,7 +7,7 @@ import { Database } from '../wp/db/database';
 import { mysqlDateTime } from '../wp/dates';
 import { OptionStore } from '../wp/options';
 import { wpFastHash } from '../wp/passwords';
-import { PhpValue, serialize, toPlain } from '../wp/php-serialize';
+import { PhpValue, serialize, toPlain } from '../wp/php';
 import { DemoUser } from './fixture';
 
 const DAY_MS = 86_400_000;

@@ -6,7 +6,7 @@
  */
 import { Logger } from '../logger';
 import type { MailMessage, Mailer } from '../mail/mailer';
-import { isEmail } from '../wp/rest/args';
+import { isEmail } from '../wp/formatting';
 import type { FormAction } from './settings';
 import type { Form, SubmissionData } from './store';
 import { escapeHtml, headerText, noEscape, replaceDataVariables } from './variables';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { phpJsonEncode } from '../wp/rest/php-json';
+import { phpJsonEncode } from '../wp/php/json';
 import { escAttr } from './render';
 import { escapeHtml } from './variables';
 

@@ -4,7 +4,7 @@
  * strings; defaults when absent) and the global option `frm_settings`. Rows written by PHP hold
  * `"1"`/`"0"` strings or ints where we hold booleans, so every flag is read with PHP's truthiness.
  */
-import { PhpArray, PhpFloat, PhpValue, PlainValue, maybeUnserialize, phpEntries, serialize, toPlain } from '../wp/php-serialize';
+import { PhpArray, PhpFloat, PhpValue, PlainValue, maybeUnserialize, phpEntries, serialize, toPlain } from '../wp/php';
 
 export const FORM_POST_TYPE = 'frm-form';
 export const SETTINGS_META_KEY = '_frm_settings';

@@ -8,7 +8,7 @@ import { Knex } from 'knex';
 import { Database } from '../wp/db/database';
 import { mysqlDateTime, siteDates } from '../wp/dates';
 import { addPostMeta, insertPost, updatePostMeta } from '../wp/posts';
-import { phpJsonEncode } from '../wp/rest/php-json';
+import { phpJsonEncode } from '../wp/php/json';
 import type { Site } from '../wp/site';
 import {
   FORM_POST_TYPE, FormSettings, MESSAGE_META_PREFIX, SETTINGS_META_KEY, messagesFromMeta, parseSettings, settingsForStorage,

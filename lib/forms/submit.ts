@@ -4,7 +4,7 @@
  * (answered as a success, stored flagged, never emailed); then required and email fields are validated;
  * then the submission is stored (when the form saves submissions) and the notification actions run.
  */
-import { isEmail } from '../wp/rest/args';
+import { isEmail } from '../wp/formatting';
 import type { Site } from '../wp/site';
 import { runActions } from './actions';
 import { GLOBAL_SETTINGS_OPTION, fieldNames, messageText, parseGlobalSettings } from './settings';

@@ -6,7 +6,7 @@
  */
 import { Database } from './db/database';
 import { OptionStore } from './options';
-import { PhpValue, toPlain } from './php-serialize';
+import { PhpValue, toPlain } from './php';
 import { WpUser, userMeta } from './users';
 
 export interface RoleDefinition {

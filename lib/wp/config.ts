@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DbTarget } from './db/database';
 import { SALT_CONSTANTS, SaltConstants, generateSecret } from './salts';
-import { DbHostParts, connectionTarget, parseDbHost, readWpConfig, siteConfigFromWpConfig } from './wp-config-file';
+import { DbHostParts, connectionTarget, parseDbHost, readWpConfig, siteConfigFromWpConfig } from './wp-config';
 
 export type EnvironmentType = 'local' | 'development' | 'staging' | 'production';
 

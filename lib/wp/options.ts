@@ -6,7 +6,7 @@
  */
 import { Database } from './db/database';
 import { FreshCache } from './fresh-cache';
-import { PhpValue, PlainValue, maybeSerialize, maybeUnserialize, toPlain } from './php-serialize';
+import { PhpValue, PlainValue, maybeSerialize, maybeUnserialize, toPlain } from './php';
 
 /** Autoload values that WordPress loads at start-up (`wp_autoload_values_to_autoload`). */
 const AUTOLOADED = ['yes', 'on', 'auto-on', 'auto'];

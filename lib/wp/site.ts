@@ -13,7 +13,7 @@ import { Clock } from './clock';
 import { SiteConfig } from './config';
 import { Database } from './db/database';
 import { OptionStore } from './options';
-import { RateLimiter } from './rest/rate-limit';
+import { RateLimiter } from './rate-limit';
 import { Salts } from './salts';
 import { UserStore } from './users';
 

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { Knex } from 'knex';
 import { MailMessage } from '../mail/mailer';
 import { KSES_DATA_TAGS, kses, phpEmpty, phpTrim, sanitizeEmail } from './formatting';
-import { maybeUnserialize, toPlain } from './php-serialize';
+import { maybeUnserialize, toPlain } from './php';
 import { Site } from './site';
 import { WpUser } from './users';
 

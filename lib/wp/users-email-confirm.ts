@@ -9,7 +9,7 @@ import { inTransaction } from './db/transaction';
 import { hashEquals } from './passwords';
 import { Site } from './site';
 import { NEW_EMAIL_META, storedPendingEmail, userEmailForSave } from './users-email-change';
-import { userIdByEmail } from './users-update';
+import { userIdByEmail } from './user-queries';
 
 /** What opening the link did: `changed` (to `email`), `invalid` (no pending change with this hash: nothing changed), `taken`. */
 export type EmailConfirmation =

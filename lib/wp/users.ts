@@ -6,7 +6,7 @@
  */
 import { Database } from './db/database';
 import { FreshCache } from './fresh-cache';
-import { PlainValue, maybeSerialize, maybeUnserialize, toPlain } from './php-serialize';
+import { PlainValue, maybeSerialize, maybeUnserialize, toPlain } from './php';
 
 export interface WpUser {
   ID: number;

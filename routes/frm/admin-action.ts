@@ -6,7 +6,8 @@
  */
 import * as admin from '../../lib/forms/admin';
 import { AjaxAction, AjaxRequest } from '../../lib/wp/ajax/dispatcher';
-import { AjaxResponse, wpDie, wpSendJsonError, wpSendJsonSuccess } from '../../lib/wp/ajax/response';
+import { checkAjaxReferer } from '../../lib/wp/ajax/referer';
+import { AjaxResponse, wpSendJsonError, wpSendJsonSuccess } from '../../lib/wp/ajax/response';
 import { WpError, isWpError } from '../../lib/wp/errors';
 import { ArgSchema, ArgsSpec, CompiledArgs, compileArgs, validateArgs } from '../../lib/wp/rest/args';
 import payloads from '../../schema/frm/admin-payloads.json';
@@ -62,28 +63,18 @@ const OPERATIONS: Record<string, Operation> = {
 };
 
 async function handleAdminAction(req: AjaxRequest): Promise<AjaxResponse> {
-  // WP: check_ajax_referer($action): the nonce is `_ajax_nonce`, else `_wpnonce`, from $_REQUEST.
-  const nonce = req.params._ajax_nonce ?? req.params._wpnonce;
-  if (!(await req.site.auth.verifyNonce(req.user, nonce, ADMIN_NONCE_ACTION))) return wpDie('-1', 403);
-  if (!req.user.can('edit_forms')) return errorAnswer(new WpError('frm_cannot_edit_forms', 'Sorry, you are not allowed to manage forms.', 403));
+  const refused = await checkAjaxReferer(req, ADMIN_NONCE_ACTION);
+  if (refused) return refused;
+  if (!req.user.can('edit_forms')) return wpSendJsonError(new WpError('frm_cannot_edit_forms', 'Sorry, you are not allowed to manage forms.', 403), 403);
   const name = req.params._frm_admin_action;
   const operation = typeof name === 'string' && Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined;
-  if (!operation) return errorAnswer(new WpError('frm_unknown_admin_action', 'Unknown _frm_admin_action.', 400));
+  if (!operation) return wpSendJsonError(new WpError('frm_unknown_admin_action', 'Unknown _frm_admin_action.', 400), 400);
   try {
     return await operation.run(req, validateArgs(operation.args, req.params));
   } catch (err) {
-    if (isWpError(err)) return errorAnswer(err);
+    if (isWpError(err)) return wpSendJsonError(err, err.status);
     throw err;
   }
-}
-
-/** WP: wp_send_json_error(WP_Error): a list of `{code, message}`, one per message (invalid params each get one). */
-function errorAnswer(err: WpError): AjaxResponse {
-  const params = err.data.params;
-  const list = err.code === 'rest_invalid_param' && params && typeof params === 'object' && !Array.isArray(params)
-    ? Object.entries(params as Record<string, string>).map(([name, message]) => ({ code: err.code, message: `${name}: ${message}` }))
-    : [{ code: err.code, message: err.message }];
-  return wpSendJsonError(list, err.status);
 }
 
 export const adminAction: AjaxAction = { action: 'frm_admin_action', priv: handleAdminAction };

@@ -2,9 +2,9 @@
 import { WpError } from '../../lib/wp/errors';
 import { ArgSchema } from '../../lib/wp/rest/args';
 import { RouteDeclaration, allowAnyone } from '../../lib/wp/rest/route';
-import { UserContext, presentUser } from '../../lib/wp/user-presenter';
-import { canDeleteCurrentUser, deleteCurrentUser } from '../../lib/wp/users-delete';
-import { canUpdateCurrentUser, editableArgsForSchema, updateCurrentUser, userItemSchema } from '../../lib/wp/users-update';
+import { UserContext, presentUser } from '../../lib/wp/rest/endpoints/users-me/present';
+import { canDeleteCurrentUser, deleteCurrentUser } from '../../lib/wp/rest/endpoints/users-me/delete';
+import { canUpdateCurrentUser, editableArgsForSchema, updateCurrentUser, userItemSchema } from '../../lib/wp/rest/endpoints/users-me/update';
 import contextArg from '../../schema/wp/context-arg.json';
 
 export const usersMe: RouteDeclaration = {

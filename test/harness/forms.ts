@@ -12,7 +12,7 @@ import { fixedClock } from '../../lib/wp/clock';
 import { CurrentUser } from '../../lib/wp/auth/current-user';
 import { mysqlDateTime } from '../../lib/wp/dates';
 import { parseCookieHeader } from '../../lib/wp/http/request-info';
-import { PhpArray, serialize } from '../../lib/wp/php-serialize';
+import { PhpArray, serialize } from '../../lib/wp/php';
 import { insertPost } from '../../lib/wp/posts';
 import { Site } from '../../lib/wp/site';
 import { scratchDatabase } from './db';

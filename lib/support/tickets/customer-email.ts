@@ -10,7 +10,7 @@
  */
 import { Knex } from 'knex';
 import { Dialect } from '../../wp/db/database';
-import { isEmail } from '../../wp/rest/args';
+import { isEmail } from '../../wp/formatting';
 
 /** The form two addresses are compared in, or null for an address that owns nothing by email. */
 export function ownershipEmailKey(address: string): string | null {

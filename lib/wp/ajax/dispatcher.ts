@@ -7,13 +7,12 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../auth/current-user';
 import { isWpError } from '../errors';
-import { readRequestBody } from '../http/body';
+import { DEFAULT_MAX_BODY_BYTES, readRequestBody } from '../http/body';
 import type { UploadedFile } from '../http/multipart';
 import { ClientAbortedError, PayloadTooLargeError } from '../http/read-body';
 import { PhpQueryValue, parsePhpQuery } from '../http/php-query';
 import { clientIp, isSecure, parseCookieHeader, queryString } from '../http/request-info';
 import { setStatus } from '../http/status';
-import { DEFAULT_MAX_BODY_BYTES } from '../rest/route';
 import { Site } from '../site';
 import { AjaxResponse, wpDie } from './response';
 

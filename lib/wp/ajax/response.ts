@@ -1,6 +1,6 @@
 /** WP: what an admin-ajax handler answers: wp_die() text, or JSON as wp_send_json*() writes it. */
-import { isWpError } from '../errors';
-import { phpJsonEncode } from '../rest/php-json';
+import { WpError, isWpError } from '../errors';
+import { phpJsonEncode } from '../php/json';
 
 export class AjaxResponse {
   constructor(
@@ -32,6 +32,14 @@ export function wpSendJsonSuccess(data?: unknown, status = 200): AjaxResponse {
  */
 export function wpSendJsonError(data?: unknown, status = 200): AjaxResponse {
   if (data === undefined || data === null) return wpSendJson({ success: false }, status);
-  const value = isWpError(data) ? [{ code: data.code, message: data.message }] : data;
-  return wpSendJson({ success: false, data: value }, status);
+  return wpSendJson({ success: false, data: isWpError(data) ? errorMessages(data) : data }, status);
+}
+
+/** A WP_Error's messages; an invalid-params error carries one per parameter (`name: message`). */
+function errorMessages(err: WpError): Array<{ code: string; message: string }> {
+  const params = err.data.params;
+  if (err.code !== 'rest_invalid_param' || !params || typeof params !== 'object' || Array.isArray(params)) {
+    return [{ code: err.code, message: err.message }];
+  }
+  return Object.entries(params as Record<string, string>).map(([name, message]) => ({ code: err.code, message: `${name}: ${message}` }));
 }

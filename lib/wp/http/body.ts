@@ -8,6 +8,9 @@ import { MultipartBody, UploadedFile, readMultipart } from './multipart';
 import { FORM_BODY_COUNT, PhpQueryValue, parsePhpQuery, phpArrayFromPairs } from './php-query';
 import { readBody, refuseDeclaredSize } from './read-body';
 
+/** WP's own default is PHP's post_max_size; 8 MiB matches a stock PHP install. */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
 export interface DecodedBody {
   /** PHP's $_POST: the fields of a form-encoded or multipart body of a POST request, else null. */
   form: Record<string, PhpQueryValue> | null;

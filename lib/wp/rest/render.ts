@@ -8,7 +8,7 @@ import { WpError } from '../errors';
 import { PhpQueryValue, addQueryArgs } from '../http/php-query';
 import { setStatus } from '../http/status';
 import { Site } from '../site';
-import { PhpJsonEncodeError, phpJsonEncode } from './php-json';
+import { PhpJsonEncodeError, phpJsonEncode } from '../php/json';
 import { RouteMatch } from './registry';
 import { Availability, RawResponse, RestRequest, RestResponse } from './route';
 import { filterFields } from './fields';

@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { WpError } from '../errors';
 import { DecodedBody, mediaType } from '../http/body';
 import { PhpQueryValue, parsePhpQuery, setOwn } from '../http/php-query';
-import { jsonErrorForBody } from './php-json';
+import { jsonErrorForBody } from '../php/json';
 
 /** WP: rest_api_loaded() untrailingslashit()s the route (slashes and backslashes); an empty one is `/`. */
 export function normalizeRestPath(path: string): string {

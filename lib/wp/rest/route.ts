@@ -108,7 +108,7 @@ export interface Endpoint<P = unknown> {
   args?: ArgSpecMap;
   handler(req: RestRequest<P>): unknown;
   /**
-   * Largest request body accepted, in bytes (default DEFAULT_MAX_BODY_BYTES), or a function giving it
+   * Largest request body accepted, in bytes (default DEFAULT_MAX_BODY_BYTES of ../http/body), or a function giving it
    * for the matched URL (e.g. a limit stored with the resource the URL names), asked before the body is read.
    */
   maxBodyBytes?: number | ((site: Site, urlParams: Record<string, string>) => Promise<number>);
@@ -138,9 +138,6 @@ export interface Availability {
   /** The answer for a failure caused by the dependency (e.g. a lost database), or null for others. */
   onFailure(err: unknown): WpError | null;
 }
-
-/** WP's own default is PHP's post_max_size; 8 MiB matches a stock PHP install. */
-export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /** The permission of a public endpoint, named so that being public is a visible decision. */
 export const allowAnyone: PermissionCheck = () => true;

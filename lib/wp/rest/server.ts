@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { RestAuthResult } from '../auth/current-user';
 import { WpError, isWpError } from '../errors';
-import { RequestBody, readRequestBody } from '../http/body';
+import { DEFAULT_MAX_BODY_BYTES, RequestBody, readRequestBody } from '../http/body';
 import { ClientAbortedError, PayloadTooLargeError } from '../http/read-body';
 import { parsePhpQuery } from '../http/php-query';
 import { clientIp, isSecure, parseCookieHeader, queryString } from '../http/request-info';
@@ -18,7 +18,7 @@ import { RouteMatch, RestRegistry } from './registry';
 import { bodyParams, effectiveMethod, mergeParams, normalizeRestPath, parseJsonBody } from './request';
 import { RenderContext, jsonpCallback, refuseJsonp, renderError, renderResult, sendRaw, sendStream } from './render';
 import { StreamResponse } from './stream';
-import { RawResponse, RestRequest, RestResponse, DEFAULT_MAX_BODY_BYTES, HttpMethod } from './route';
+import { RawResponse, RestRequest, RestResponse, HttpMethod } from './route';
 import { optionsData } from './discovery';
 
 /** The body as the request's sources see it: $_POST, the JSON object, and what went wrong reading it. */

@@ -10,11 +10,21 @@ import { phpToString } from './values';
 export class DynamicValue extends Error {}
 
 /**
+ * Parentheses and unary signs nested deeper than this are not evaluated (the value counts as dynamic),
+ * so that a pathological file cannot exhaust the call stack of this recursive-descent evaluator.
+ */
+export const MAX_EXPRESSION_NESTING = 256;
+
+/**
  * Evaluates a constant expression made of literals, `.`, arithmetic on numbers, parentheses and known
  * constants. Throws DynamicValue for anything else.
  */
 export function evaluate(tokens: Token[], known: (name: string) => WpConfigValue | undefined): WpConfigValue {
   let pos = 0;
+  let nesting = 0;
+  const nest = (): void => {
+    if (++nesting > MAX_EXPRESSION_NESTING) throw new DynamicValue();
+  };
   const peek = (): Token | undefined => tokens[pos];
   const isPunct = (text: string): boolean => peek()?.kind === 'punct' && peek()!.text === text;
   const numeric = (v: WpConfigValue): number => {
@@ -55,7 +65,9 @@ export function evaluate(tokens: Token[], known: (name: string) => WpConfigValue
   const unary = (): WpConfigValue => {
     if (isPunct('-') || isPunct('+')) {
       const op = tokens[pos++].text;
+      nest();
       const v = numeric(unary());
+      nesting--;
       return op === '-' ? -v : v;
     }
     return primary();
@@ -66,9 +78,11 @@ export function evaluate(tokens: Token[], known: (name: string) => WpConfigValue
     if (t.kind === 'string') return t.text;
     if (t.kind === 'number') return t.num!;
     if (t.kind === 'punct' && t.text === '(') {
+      nest();
       const v = concat();
       if (!isPunct(')')) throw new DynamicValue();
       pos++;
+      nesting--;
       return v;
     }
     let ident = t;

@@ -22,7 +22,7 @@
  */
 import * as fs from 'node:fs';
 import { DynamicValue, evaluate } from './evaluate';
-import { callArguments, sourceOf, statementRest } from './statements';
+import { Brackets, callArguments, sourceOf, statementRest } from './statements';
 import { Token } from './token';
 import { tokenize } from './tokenizer';
 import { WpConfigFile, WpConfigValue } from './types';
@@ -31,6 +31,7 @@ import { phpToString } from './values';
 /** Parses wp-config.php source. `file` is only used to label the result. Never throws on odd PHP. */
 export function parseWpConfig(source: string, file: string): WpConfigFile {
   const tokens = tokenize(source);
+  const brackets = new Brackets(tokens);
   const constants: Record<string, WpConfigValue> = Object.create(null);
   const dynamic: Record<string, string> = Object.create(null);
   const topLevel = new Set<string>();
@@ -74,7 +75,7 @@ export function parseWpConfig(source: string, file: string): WpConfigFile {
       !afterMember &&
       !(prev?.kind === 'ident' && /^(function|new|const|fn)$/i.test(prev.text))
     ) {
-      const call = callArguments(tokens, k + 1);
+      const call = callArguments(tokens, k + 1, brackets);
       if (!call || call.args.length < 2) continue;
       let name: WpConfigValue;
       try {

@@ -57,20 +57,41 @@ export function scanDoubleQuoted(src: string, from: number, quote: '"' | '`'): Q
   return { end: i, value: bytes.toString(), dynamic };
 }
 
-/** Skips `{$expr}` inside a double-quoted string; the expression may itself contain quoted strings. */
+/**
+ * Skips `{$expr}` inside a double-quoted string. The expression may hold quoted strings, which may
+ * hold `{$…}` again: what encloses the position is kept on a stack rather than in recursive calls, so
+ * nesting thousands deep costs no call stack.
+ */
 function skipComplexInterpolation(src: string, open: number): number {
-  let depth = 0;
+  // Each entry is an open `{$…}` (with the braces it has seen) or a double-quoted string inside one.
+  const stack: Array<{ braces: number } | 'string'> = [{ braces: 0 }];
   let i = open;
   while (i < src.length) {
+    const top = stack[stack.length - 1];
     const c = src[i];
-    if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return i + 1;
-    else if (c === "'") {
+    if (top === 'string') {
+      if (c === '"') {
+        stack.pop();
+        i++;
+      } else if (c === '\\') {
+        // Only `\"` and `\\` can hide a character that matters here; other escapes are letters and digits.
+        i += src[i + 1] === '"' || src[i + 1] === '\\' ? 2 : 1;
+      } else if (c === '{' && src[i + 1] === '$') {
+        stack.push({ braces: 0 });
+      } else {
+        i++;
+      }
+      continue;
+    }
+    if (c === '{') top.braces++;
+    else if (c === '}' && --top.braces === 0) {
+      stack.pop();
+      if (stack.length === 0) return i + 1;
+    } else if (c === "'") {
       i = scanSingleQuoted(src, i).end;
       continue;
     } else if (c === '"') {
-      i = scanDoubleQuoted(src, i + 1, '"').end;
-      continue;
+      stack.push('string');
     }
     i++;
   }

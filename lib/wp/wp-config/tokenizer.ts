@@ -3,7 +3,7 @@
  * comments, single/double-quoted strings, heredoc/nowdoc, numbers) into the tokens the statement reader
  * walks. `#` always starts a comment, as in PHP 7. String literals are scanned by strings.ts and heredoc.ts.
  */
-import { scanHeredoc } from './heredoc';
+import { ClosingMarkers, scanHeredoc } from './heredoc';
 import { QuotedString, scanDoubleQuoted, scanSingleQuoted } from './strings';
 import { IDENT_REST, IDENT_START, Token } from './token';
 
@@ -19,6 +19,8 @@ export function tokenize(src: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   const n = src.length;
+  // Indexed on the first heredoc, for all of them.
+  let markers: ClosingMarkers | undefined;
 
   /** Skips inline HTML up to and including the next open tag; returns false at end of input. */
   const enterPhp = (): boolean => {
@@ -60,7 +62,7 @@ export function tokenize(src: string): Token[] {
       const kind = s.dynamic || c === '`' ? 'opaque' : 'string';
       tokens.push({ kind, text: s.value, start, end: s.end });
       i = s.end;
-    } else if (c === '<' && src.startsWith('<<<', i) && (heredoc = scanHeredoc(src, i))) {
+    } else if (c === '<' && src.startsWith('<<<', i) && (heredoc = scanHeredoc(src, i, (markers ??= new ClosingMarkers(src))))) {
       tokens.push({ kind: heredoc.dynamic ? 'opaque' : 'string', text: heredoc.value, start, end: heredoc.end });
       i = heredoc.end;
     } else if (c === '$' && i + 1 < n && IDENT_START.test(src[i + 1])) {

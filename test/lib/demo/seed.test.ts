@@ -11,7 +11,7 @@ import { DEMO_MARKER_OPTION, SeededDemo, demoFixture, seedDemoSite } from '../..
 import { demoSignIns } from '../../../lib/demo/sign-ins';
 import { fixedClock } from '../../../lib/wp/clock';
 import { checkApplicationPassword, checkPassword } from '../../../lib/wp/passwords';
-import { PhpValue, toPlain, unserialize } from '../../../lib/wp/php-serialize';
+import { PhpValue, toPlain, unserialize } from '../../../lib/wp/php';
 import { Site } from '../../../lib/wp/site';
 import { envFor, openFor } from '../../cli/cli-harness';
 import { ScratchDatabase, scratchDatabase } from '../../harness/db';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   DEFAULT_SETTINGS, fieldNames, messageText, messagesFromMeta, parseGlobalSettings, parseSettings, settingsForStorage,
 } from '../../../lib/forms/settings';
-import { PhpArray, unserialize } from '../../../lib/wp/php-serialize';
+import { PhpArray, unserialize } from '../../../lib/wp/php';
 
 describe('form settings', () => {
   describe('parseSettings', () => {

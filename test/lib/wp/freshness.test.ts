@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { Knex } from 'knex';
-import { serialize, unserialize, toPlain, PhpValue } from '../../../lib/wp/php-serialize';
+import { serialize, unserialize, toPlain, PhpValue } from '../../../lib/wp/php';
 import { eventually } from '../../harness/eventually';
 import { OracleSite, credentials, openOracle, phpConnection } from '../../harness/oracle';
 

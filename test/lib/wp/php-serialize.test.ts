@@ -24,7 +24,7 @@ import {
   unserialize,
   unserializeOrThrow,
   utf8Length,
-} from '../../../lib/wp/php-serialize';
+} from '../../../lib/wp/php';
 import { oracleFile } from '../../harness/oracle-files';
 
 const DUMP_PATH = oracleFile('wp-oracle.sql');

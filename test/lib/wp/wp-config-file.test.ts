@@ -12,7 +12,7 @@ import {
   resolveLocalhostSocket,
   siteConfigFromWpConfig,
   type WpConfigFile,
-} from '../../../lib/wp/wp-config-file';
+} from '../../../lib/wp/wp-config';
 
 // Keys shaped like the ones api.wordpress.org/secret-key hands out: 64 printable characters including
 // `#`, `//`, `/*`, `?>`, `$` and `{`, none of which may be read as PHP syntax inside a quoted string.

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { toPlain, unserialize } from '../../../lib/wp/php-serialize';
+import { toPlain, unserialize } from '../../../lib/wp/php';
 import { FormSite, cookieOf, insertFormRow, insertSubmissionRow, nonceFor, openFormSite, submissionRows } from '../../harness/forms';
 
 /** PHP's bracket syntax, as a browser or jQuery.param would send nested admin payloads. */

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { mysqlDateTime } from '../../../lib/wp/dates';
-import { PhpArray } from '../../../lib/wp/php-serialize';
+import { PhpArray } from '../../../lib/wp/php';
 import { FormSite, cookieOf, insertFormRow, nonceFor, openFormSite, submissionRows } from '../../harness/forms';
 import { SmtpCapture, startSmtpCapture } from '../../harness/smtp';
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { formScriptSource } from '../../../lib/forms/assets';
-import { PhpArray } from '../../../lib/wp/php-serialize';
+import { PhpArray } from '../../../lib/wp/php';
 import { FormSite, cookieOf, insertFormRow, nonceFor, openFormSite } from '../../harness/forms';
 
 describe('form pages', function () {

@@ -13,7 +13,7 @@ import { openSite } from '../../../lib/boot';
 import { createApp } from '../../../lib/app';
 import { memoryLogger } from '../../../lib/logger';
 import { fixedClock } from '../../../lib/wp/clock';
-import { unserialize } from '../../../lib/wp/php-serialize';
+import { unserialize } from '../../../lib/wp/php';
 import { Site } from '../../../lib/wp/site';
 import { scratchDatabase, ScratchDatabase } from '../../harness/db';
 import { credentials, loadOracleInto, oracleConfig } from '../../harness/oracle';

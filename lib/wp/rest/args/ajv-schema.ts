@@ -5,7 +5,7 @@
  * from, so that messages.ts can word an error from the schema as written.
  */
 import Ajv from 'ajv';
-import { isEmail, isHexColor, isIpAddress, isRestDate, isUuid } from './formats';
+import { isEmail, isHexColor, isIpAddress, isRestDate, isUuid } from '../../formatting';
 import type { ArgSchema, ArgType } from './types';
 
 export const ajv = new Ajv({

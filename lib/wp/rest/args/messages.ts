@@ -3,7 +3,7 @@
  * (rest_invalid_type, rest_out_of_bounds, rest_not_in_enum, …), worded as WordPress words them.
  */
 import type { ErrorObject } from 'ajv';
-import { phpJsonEncode } from '../php-json';
+import { phpJsonEncode } from '../../php/json';
 import { origins } from './ajv-schema';
 import { pointerSegments } from './first-error';
 import { isScalar, numberFormat, phpIntString, phpList, phpScalarString } from './php-strings';

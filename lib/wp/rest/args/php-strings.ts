@@ -3,7 +3,7 @@
  * list) and by the WordPress messages (numbers, lists, enum values): is a value a PHP scalar, its
  * string conversion, wp_sprintf()'s %l, sprintf('%d') and number_format_i18n().
  */
-import { phpFloat } from '../php-json';
+import { phpFloat } from '../../php/json';
 
 export function isScalar(v: unknown): v is string | number | boolean {
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';

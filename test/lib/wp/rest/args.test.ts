@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import Ajv from 'ajv';
 import { WpError } from '../../../../lib/wp/errors';
 import { ArgSchema, ArgsSpec, argsForIndex, compileArgs, validateArgs } from '../../../../lib/wp/rest/args';
-import { phpJsonEncode } from '../../../../lib/wp/rest/php-json';
+import { phpJsonEncode } from '../../../../lib/wp/php/json';
 import { oracleFile } from '../../../harness/oracle-files';
 
 interface Exchange {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { PhpJsonEncodeError, jsonErrorForBody, phpJsonEncode } from '../../../../lib/wp/rest/php-json';
+import { PhpJsonEncodeError, jsonErrorForBody, phpJsonEncode } from '../../../../lib/wp/php/json';
 import { oracleFile } from '../../../harness/oracle-files';
 
 interface Exchange {

@@ -19,14 +19,14 @@
  * - an object with `toJSON()` (Date, …) is encoded as what that returns, like JsonSerializable.
  * - PHP refuses NaN/INF and nesting deeper than 512: {@link PhpJsonEncodeError} with PHP's code and message.
  *
- * This file is the entry point; the code lives in ./php-json/: errors.ts (codes, depth, the encode
- * error), string.ts, numbers.ts, encode.ts, and for bodies decode-errors.ts with scanner.ts and bytes.ts.
+ * The modules: errors.ts (codes, depth, the encode error), string.ts, numbers.ts, encode.ts, and for
+ * bodies decode-errors.ts with scanner.ts and bytes.ts.
  */
-export { PHP_JSON_DEPTH, PHP_JSON_ERRORS, PhpJsonEncodeError } from './php-json/errors';
-export type { PhpJsonErrorCode } from './php-json/errors';
-export { phpJsonString } from './php-json/string';
-export { phpFloat, phpJsonNumber } from './php-json/numbers';
-export { phpJsonEncode } from './php-json/encode';
-export type { PhpJsonEncodeOptions } from './php-json/encode';
-export { jsonErrorForBody } from './php-json/decode-errors';
-export type { PhpJsonDecodeError } from './php-json/decode-errors';
+export { PHP_JSON_DEPTH, PHP_JSON_ERRORS, PhpJsonEncodeError } from './errors';
+export type { PhpJsonErrorCode } from './errors';
+export { phpJsonString } from './string';
+export { phpFloat, phpJsonNumber } from './numbers';
+export { phpJsonEncode } from './encode';
+export type { PhpJsonEncodeOptions } from './encode';
+export { jsonErrorForBody } from './decode-errors';
+export type { PhpJsonDecodeError } from './decode-errors';

@@ -3,10 +3,10 @@
  * delete_current_item_permissions_check() and delete_item(), then wp_delete_user() with a user to
  * reassign the posts and links to. The writes go to the database in one transaction.
  */
-import { WpError } from './errors';
-import type { RestRequest } from './rest/route';
-import { presentUser } from './user-presenter';
-import { authorizationCode, currentUserRecord, invalidUserId } from './users-update';
+import { WpError } from '../../../errors';
+import type { RestRequest } from '../../route';
+import { presentUser } from './present';
+import { authorizationCode, currentUserRecord, invalidUserId } from './update';
 
 /**
  * WP: delete_current_item_permissions_check(): the caller must exist (404 rest_user_invalid_id

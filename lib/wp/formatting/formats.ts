@@ -4,7 +4,7 @@
  * PCRE's `$` also matches before a final "\n"; so do these.
  */
 import { isIPv6 } from 'node:net';
-import { phpTrim } from '../../formatting/php';
+import { phpTrim } from './php';
 
 /** WP: rest_parse_date() !== false: the RFC 3339-ish shape, and a date strtotime() accepts. */
 export function isRestDate(s: string): boolean {

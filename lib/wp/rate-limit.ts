@@ -3,8 +3,8 @@
  * Fixed windows: a bucket allows `limit` requests per `windowSeconds`, counted atomically by an
  * upsert inside a transaction (InnoDB holds the row lock until commit; SQLite has one writer).
  */
-import { Clock, unixSeconds } from '../clock';
-import { Database } from '../db/database';
+import { Clock, unixSeconds } from './clock';
+import { Database } from './db/database';
 
 export interface RateDecision {
   allowed: boolean;

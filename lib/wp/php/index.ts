@@ -19,19 +19,19 @@
  * Failure: {@link unserialize} returns `undefined` for malformed input (never throws);
  * {@link unserializeOrThrow} throws {@link PhpUnserializeError} with the offset instead.
  *
- * This module is a facade: the code lives in ./php/ (values, keys, floats, the unserialize reader,
- * serialize, maybe_*, plain), and importers keep using this path.
+ * The modules: values, keys, floats, the unserialize reader, serialize, maybe_*, plain; and PHP's
+ * json_encode() in ./json/.
  */
 
-export type { PhpKey } from './php/keys';
-export { demanglePropertyName, normalizeKey } from './php/keys';
-export type { PhpValue } from './php/values';
-export { PhpArray, PhpCustomObject, PhpEnum, PhpFloat, PhpObject, PhpReference } from './php/values';
-export { phpFloatRepr, phpFloatToString } from './php/floats';
-export { PhpUnserializeError } from './php/unserialize-error';
-export type { UnserializeOptions } from './php/unserialize';
-export { unserialize, unserializeOrThrow } from './php/unserialize';
-export { serialize, utf8Length } from './php/serialize';
-export { isSerialized, maybeSerialize, maybeUnserialize } from './php/maybe';
-export type { PlainValue } from './php/plain';
-export { phpEntries, phpGet, toPlain } from './php/plain';
+export type { PhpKey } from './keys';
+export { demanglePropertyName, normalizeKey } from './keys';
+export type { PhpValue } from './values';
+export { PhpArray, PhpCustomObject, PhpEnum, PhpFloat, PhpObject, PhpReference } from './values';
+export { phpFloatRepr, phpFloatToString } from './floats';
+export { PhpUnserializeError } from './unserialize-error';
+export type { UnserializeOptions } from './unserialize';
+export { unserialize, unserializeOrThrow } from './unserialize';
+export { serialize, utf8Length } from './serialize';
+export { isSerialized, maybeSerialize, maybeUnserialize } from './maybe';
+export type { PlainValue } from './plain';
+export { phpEntries, phpGet, toPlain } from './plain';

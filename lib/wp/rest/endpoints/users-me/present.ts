@@ -3,11 +3,11 @@
  * `view`, `embed` or `edit` context, with the fields in WordPress's order.
  */
 import { createHash } from 'node:crypto';
-import { UserCapabilities } from './capabilities';
-import { PhpValue, maybeUnserialize, toPlain } from './php-serialize';
-import { isRestDate } from './rest/args';
-import { Site } from './site';
-import { WpUser, userMeta } from './users';
+import { UserCapabilities } from '../../../capabilities';
+import { PhpValue, maybeUnserialize, toPlain } from '../../../php';
+import { isRestDate } from '../../../formatting';
+import { Site } from '../../../site';
+import { WpUser, userMeta } from '../../../users';
 
 export type UserContext = 'view' | 'embed' | 'edit';
 

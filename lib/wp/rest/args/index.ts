@@ -23,9 +23,8 @@
  * - An empty object (or `''` for an object arg) comes back as `{}`; PHP would hold an empty array,
  *   which it prints as `[]`.
  *
- * This file is the entry point; the code lives in ./args/ (one concern a module): types, coercion,
- * formats, the ajv schema, picking the first error, WordPress's messages, compiling, validating and
- * the index view.
+ * The modules: types, coercion, the ajv schema (formats come from ../../formatting), picking the
+ * first error, WordPress's messages, compiling, validating and the index view.
  */
 export type {
   ArgSchema,
@@ -36,10 +35,9 @@ export type {
   ParamErrorDetail,
   SchemaValue,
   ValidatedParams,
-} from './args/types';
-export { coerce } from './args/coerce';
-export { isEmail, isHexColor, isIpAddress, isRestDate, isUuid } from './args/formats';
-export { phpList, phpScalarString } from './args/php-strings';
-export { CompiledArgs, compileArgs } from './args/compile';
-export { validateArgs } from './args/validate';
-export { argsForIndex } from './args/index-view';
+} from './types';
+export { coerce } from './coerce';
+export { phpList, phpScalarString } from './php-strings';
+export { CompiledArgs, compileArgs } from './compile';
+export { validateArgs } from './validate';
+export { argsForIndex } from './index-view';

@@ -10,20 +10,20 @@
  * (./users-email-change.ts; docs/security.md, "Email changes").
  */
 import { Knex } from 'knex';
-import userSchemaJson from '../../schema/wp/user.json';
-import { WpError } from './errors';
+import userSchemaJson from '../../../../../schema/wp/user.json';
+import { WpError } from '../../../errors';
 import {
   KSES_DATA_TAGS, KSES_USER_DESCRIPTION_TAGS, escUrlRaw, isValidUsername, kses, mbStrlen, phpEmpty, phpTrim,
   sanitizeEmail, sanitizeTextField, sanitizeTitle, sanitizeUser, specialCharsNoQuotes, stripAllTags,
-} from './formatting';
-import { hashPasswordForSite } from './password-format';
-import { maybeSerialize } from './php-serialize';
-import { ArgSchema, ArgsSpec, ParamErrorDetail } from './rest/args';
-import type { RestRequest } from './rest/route';
-import { Site } from './site';
-import { presentUser } from './user-presenter';
-import { WpUser, userMeta } from './users';
-import { NEW_EMAIL_META, pendingEmailFor, sendEmailChangeConfirmation } from './users-email-change';
+} from '../../../formatting';
+import { hashPasswordForSite } from '../../../password-format';
+import { ArgSchema, ArgsSpec, ParamErrorDetail } from '../../args';
+import type { RestRequest } from '../../route';
+import { Site } from '../../../site';
+import { presentUser } from './present';
+import { setUserMeta, uniqueNicename, userIdByEmail, userIdByNicename } from '../../../user-queries';
+import { WpUser, userMeta } from '../../../users';
+import { NEW_EMAIL_META, pendingEmailFor, sendEmailChangeConfirmation } from '../../../users-email-change';
 
 // ---------------------------------------------------------------------------------------------
 // Schema and arguments
@@ -106,7 +106,6 @@ const PROFILE_META_KEYS = [
   'admin_color', 'use_ssl', 'show_admin_bar_front', 'locale',
 ] as const;
 
-type Query = Knex | Knex.Transaction;
 
 /** WP: update_current_item(): the caller's profile changed as asked; answers the user in the `edit` context. */
 export async function updateCurrentUser(req: RestRequest): Promise<Record<string, unknown>> {
@@ -342,57 +341,4 @@ async function writePreferences(trx: Knex.Transaction, site: Site, userId: numbe
     prefs = { ...(prefs as Record<string, unknown>), _modified: sanitizeTextField((prefs as Record<string, unknown>)._modified) };
   }
   await setUserMeta(trx, site, userId, key, prefs === '' ? [] : prefs);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Queries
-// ---------------------------------------------------------------------------------------------
-
-/** `column = value` as WordPress's tables compare it: case-insensitively (MySQL's `_ci` collations). */
-function whereCi(builder: Knex.QueryBuilder, site: Site, column: string, value: string): Knex.QueryBuilder {
-  return site.db.dialect === 'sqlite' ? builder.whereRaw(`LOWER(??) = LOWER(?)`, [column, value]) : builder.where(column, value);
-}
-
-/** WP: email_exists(): the ID of the user with this (trimmed) email, or null. */
-export async function userIdByEmail(q: Query, site: Site, email: string): Promise<number | null> {
-  const value = phpTrim(email);
-  if (value === '') return null;
-  const row = await whereCi(q(site.db.tables.users), site, 'user_email', value).first('ID');
-  return row ? Number(row.ID) : null;
-}
-
-/** WP: get_user_by('slug'): the ID of the user with this nicename, or null. */
-async function userIdByNicename(q: Query, site: Site, nicename: string): Promise<number | null> {
-  if (nicename === '') return null;
-  const row = await whereCi(q(site.db.tables.users), site, 'user_nicename', nicename).first('ID');
-  return row ? Number(row.ID) : null;
-}
-
-/** WP: wp_insert_user()'s nicename de-duplication: `-2`, `-3`, … until no other login holds it. */
-async function uniqueNicename(q: Query, site: Site, nicename: string, login: string): Promise<string> {
-  const taken = async (candidate: string) => {
-    const row = await whereCi(q(site.db.tables.users), site, 'user_nicename', candidate).whereNot('user_login', login).first('ID');
-    return Boolean(row);
-  };
-  if (!(await taken(nicename))) return nicename;
-  for (let suffix = 2; ; suffix++) {
-    const base = [...nicename].slice(0, 49 - String(suffix).length).join('');
-    const candidate = `${base}-${suffix}`;
-    if (!(await taken(candidate))) return candidate;
-  }
-}
-
-/**
- * WP: update_user_meta() for a single-valued key: added when absent, left alone when the one stored
- * value is already this one, otherwise every row of the key rewritten.
- */
-export async function setUserMeta(q: Query, site: Site, userId: number, key: string, value: unknown): Promise<void> {
-  const table = site.db.tables.usermeta;
-  const raw = maybeSerialize(value);
-  const rows = await q(table).where({ user_id: userId, meta_key: key }).select('meta_value');
-  if (rows.length === 0) {
-    await q(table).insert({ user_id: userId, meta_key: key, meta_value: raw });
-  } else if (rows.length > 1 || rows[0].meta_value !== raw) {
-    await q(table).where({ user_id: userId, meta_key: key }).update({ meta_value: raw });
-  }
 }
