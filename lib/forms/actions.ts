@@ -2,14 +2,18 @@
  * A form's notification actions, run after a genuine (not spam, valid) submission. The plugin family
  * has one built-in type, `email`: `to`, `from`, `subject`, `message`, `headers` (extra header lines,
  * e.g. `Reply-To: [name] <[email]>`) and `content_type` (`text/html`, the default, or `text/plain`),
- * every one of them able to hold `[field]` variables. Values are escaped for where they land.
+ * every one of them able to hold `[field]` variables. Values are escaped for where they land: in a
+ * header they are one line (`[all]` separated by commas), in an address a quoted display name unless
+ * they are addresses, and header names only ever come from the template. An address that still does
+ * not read as one mailbox is left out (a recipient, Reply-To) or replaced by the default (From).
  */
 import { Logger } from '../logger';
+import { parseMailbox } from '../mail/address';
 import type { MailMessage, Mailer } from '../mail/mailer';
 import { isEmail } from '../wp/formatting';
 import type { FormAction } from './settings';
 import type { Form, SubmissionData } from './store';
-import { escapeHtml, headerText, noEscape, replaceDataVariables } from './variables';
+import { addressText, escapeHtml, headerText, noEscape, replaceDataVariables } from './variables';
 
 export interface ActionContext {
   mailer: Mailer;
@@ -54,19 +58,17 @@ export async function runActions(ctx: ActionContext, form: Form, data: Submissio
 
 /** The email an `email` action sends for `data`, or null when it has no recipient or no message (as in the family). */
 export function buildEmail(action: FormAction, data: SubmissionData, adminEmail: string): MailMessage | null {
-  const to = recipients(replaceDataVariables(action.to ?? '', data, headerText));
+  const to = recipients(replaceDataVariables(action.to ?? '', data, addressText, ', '));
   const template = action.message ?? '';
   if (!to.length || !template.trim()) return null;
   const html = (action.content_type ?? 'text/html') === 'text/html';
-  // Values are flattened to one line; the template's own line breaks still separate its header lines.
-  const { replyTo, headers } = parseHeaderLines(replaceDataVariables(action.headers ?? '', data, headerText));
-  const from = replaceDataVariables(action.from ?? adminEmail, data, headerText);
+  const { replyTo, headers } = headerLines(action.headers ?? '', data);
   const body = replaceDataVariables(template, data, html ? escapeHtml : noEscape, html ? '<br>\n' : '\n');
   return {
     to,
-    from: from || undefined,
+    from: oneMailbox(replaceDataVariables(action.from ?? adminEmail, data, addressText, ', ')),
     replyTo,
-    subject: replaceDataVariables(action.subject ?? '', data, headerText),
+    subject: replaceDataVariables(action.subject ?? '', data, headerText, ', '),
     // The template's tags are stripped before values go in, so a value's own `<...>` text survives.
     text: html ? replaceDataVariables(textFromHtml(template), data, noEscape) : body,
     html: html ? body : undefined,
@@ -74,26 +76,49 @@ export function buildEmail(action: FormAction, data: SubmissionData, adminEmail:
   };
 }
 
-/** Comma-separated addresses, bare or `Name <address>`; those that are not email addresses are dropped. */
+/** Comma-separated addresses, bare or `Name <address>`; those that are not one email address each are dropped. */
 function recipients(list: string): string[] {
-  return list.split(',').map((part) => part.trim()).filter((part) => {
-    const address = /<([^>]+)>\s*$/.exec(part)?.[1] ?? part;
-    return isEmail(address.trim());
+  return splitOutsideQuotes(list).filter((part) => {
+    const mailbox = parseMailbox(part);
+    return mailbox !== null && isEmail(mailbox.address);
   });
 }
 
-/** `Name: value` lines; Reply-To becomes the reply address, reserved headers are ignored. */
-function parseHeaderLines(text: string): { replyTo?: string; headers: Record<string, string> } {
+/** The value when it reads as exactly one mailbox; otherwise nothing, so the sender's default applies. */
+function oneMailbox(value: string): string | undefined {
+  return parseMailbox(value) ? value : undefined;
+}
+
+/**
+ * The template's `Name: value` lines, split before any value goes in, so header names are the
+ * template's and a value (or `[all]`) can never start a line of its own. Reply-To becomes the reply
+ * address when it is one mailbox; reserved headers are ignored.
+ */
+function headerLines(template: string, data: SubmissionData): { replyTo?: string; headers: Record<string, string> } {
   const headers: Record<string, string> = {};
   let replyTo: string | undefined;
-  for (const line of text.split(/\r?\n/)) {
+  for (const line of template.split(/\r?\n/)) {
     const match = /^([A-Za-z0-9-]+):\s*(.+)$/.exec(line.trim());
     if (!match) continue;
     const [, name, value] = match as unknown as [string, string, string];
-    if (name.toLowerCase() === 'reply-to') replyTo = value.trim();
-    else if (!RESERVED_HEADERS.has(name.toLowerCase())) headers[name] = value.trim();
+    if (name.toLowerCase() === 'reply-to') replyTo = oneMailbox(replaceDataVariables(value, data, addressText, ', ').trim());
+    else if (!RESERVED_HEADERS.has(name.toLowerCase())) headers[name] = replaceDataVariables(value, data, headerText, ', ').trim();
   }
   return { replyTo, headers };
+}
+
+/** A list split at commas that are not inside a quoted display name (a quote left open runs to the end, and that part is refused). */
+function splitOutsideQuotes(list: string): string[] {
+  const parts = [''];
+  let quoted = false;
+  for (let i = 0; i < list.length; i++) {
+    const ch = list[i] as string;
+    const escaped = quoted && ch === '\\' ? ch + (list[++i] ?? '') : null;
+    if (ch === '"' && escaped === null) quoted = !quoted;
+    if (ch === ',' && !quoted) parts.push('');
+    else parts[parts.length - 1] += escaped ?? ch;
+  }
+  return parts.map((part) => part.trim()).filter(Boolean);
 }
 
 /** A readable plain-text alternative of an HTML template. */

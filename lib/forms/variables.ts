@@ -4,6 +4,7 @@
  * (URL-encoded in a redirect, HTML-escaped in an HTML email, flattened to one line in a header).
  * `[all]` lists every field. An unknown name becomes an empty string, as in the plugin family.
  */
+import { isCleanAddress } from '../mail/address';
 import type { FieldValue, SubmissionData } from './store';
 
 export type Escape = (text: string) => string;
@@ -49,6 +50,17 @@ export const escapeHtml: Escape = (text) =>
 
 /** One header-safe line: tags and line breaks removed, so a value cannot add a header. */
 export const headerText: Escape = (text) => text.replace(/<[^>]*>/g, '').replace(/[\r\n]+/g, ' ').trim();
+
+/**
+ * A value in an address template (`[name] <[email]>`): one line, kept as it is when it is an address
+ * (or a comma-separated list of them, as a checkbox group of departments gives), else made a quoted
+ * string, so that whatever a name holds stays a display name and cannot add a recipient or a group.
+ */
+export const addressText: Escape = (text) => {
+  const line = headerText(text);
+  if (line === '' || line.split(',').every((part) => isCleanAddress(part.trim()))) return line;
+  return `"${line.replace(/["\\]/g, '\\$&')}"`;
+};
 
 /** A URL component (a redirect's `[field]`). */
 export const urlEncode: Escape = (text) => encodeURIComponent(text);

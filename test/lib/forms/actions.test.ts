@@ -33,12 +33,12 @@ describe('email action', () => {
 
   it('mails the visitor when `to` names their field, keeping only real addresses', () => {
     assert.deepEqual(buildEmail(action({ to: '[name] <[email]>, not-an-address, team@example.test' }), data, 'a@b.c')?.to,
-      ['Ada <ada@example.test>', 'team@example.test']);
+      ['"Ada" <ada@example.test>', 'team@example.test']);
   });
 
   it('takes Reply-To and custom headers from `headers`, never envelope or MIME ones', () => {
     const mail = buildEmail(action({ headers: 'Reply-To: [name] <[email]>\nX-Form: contact\nBcc: spy@example.test\nContent-Type: text/evil' }), data, 'a@b.c');
-    assert.equal(mail?.replyTo, 'Ada <ada@example.test>');
+    assert.equal(mail?.replyTo, '"Ada" <ada@example.test>');
     assert.deepEqual(mail?.headers, { 'X-Form': 'contact' });
   });
 
