@@ -16,12 +16,14 @@ export interface Mailbox {
 /** atext (RFC 5322 3.2.3) and, for internationalized addresses (RFC 6532), any non-ASCII character. */
 const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~\\-\\u0080-\\uffff]";
 const LABEL = '[A-Za-z0-9\\u0080-\\uffff](?:[A-Za-z0-9\\-\\u0080-\\uffff]*[A-Za-z0-9\\u0080-\\uffff])?';
+/** An address literal of RFC 5321 (`[192.0.2.1]`, `[IPv6:::1]`): WordPress's own sender on such a host. */
+const ADDRESS_LITERAL = '\\[(?:IPv6:)?[0-9A-Fa-f:.]+\\]';
 /**
- * A dot-atom local part and a host name with at least one dot: the shape WordPress's is_email()
- * accepts. Quoted local parts, domain literals and source routes are valid RFC 5322 but no WordPress
- * user can have them, and they are where parsers disagree.
+ * A dot-atom local part at a host name or address literal. Quoted local parts, general domain
+ * literals and source routes are valid RFC 5322, but no WordPress user can have them (is_email()
+ * refuses them) and they are where parsers disagree.
  */
-const ADDR_SPEC = new RegExp(`^${ATEXT}+(?:\\.${ATEXT}+)*@${LABEL}(?:\\.${LABEL})+$`);
+const ADDR_SPEC = new RegExp(`^${ATEXT}+(?:\\.${ATEXT}+)*@(?:${LABEL}(?:\\.${LABEL})*|${ADDRESS_LITERAL})$`);
 const QUOTED_STRING = /"(?:[^"\\]|\\.)*"/g;
 /** What a phrase may hold outside quoted strings: atoms, the dots old mailers leave unquoted (RFC 5322 obs-phrase), spaces. */
 const PHRASE_REST = new RegExp(`^(?:${ATEXT}|[.\\s])*$`);

@@ -2,14 +2,21 @@
  * The one seam every outgoing email goes through (WordPress's wp_mail()). Real SMTP when SMTP_URL
  * is configured; otherwise each message is written as an `.eml` file into `<dataDir>/outbox`, so
  * a new user running the embedded default can open what would have been sent.
+ *
+ * Nothing a message carries can add a header or a recipient: text that goes into headers is made one
+ * line here, and every address must be exactly one cleanly written mailbox (lib/mail/address.ts), or
+ * the message is refused before the transport sees it. nodemailer folds and encodes, but it also
+ * repairs addresses: `a@b.test\nBcc: evil@evil.test` becomes a group whose one member, evil@evil.test,
+ * is then the envelope recipient.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { SendMailOptions, Transporter } from 'nodemailer';
 import { Logger } from '../logger';
+import { Mailbox, parseMailbox } from './address';
 
-/** One outgoing email. Addresses may be bare (`a@b.c`) or named (`Name <a@b.c>`). */
+/** One outgoing email. Each address is one mailbox, bare (`a@b.c`) or named (`"Name" <a@b.c>`). */
 export interface MailMessage {
   to: string | string[];
   /** Defaults to the mailer's default sender (WordPress's `wordpress@<site host>`). */
@@ -36,7 +43,7 @@ export interface MailAttachment {
 }
 
 export interface Mailer {
-  /** Sends (or files) the message; rejects when the transport refuses it. */
+  /** Sends (or files) the message; rejects when the transport refuses it, or with InvalidMailError before it is handed over. */
   send(message: MailMessage): Promise<void>;
 }
 
@@ -82,18 +89,44 @@ class OutboxMailer implements Mailer {
   }
 }
 
+/** A message that must not be sent as given: an address that is not one mailbox, or a header name that is not one. */
+export class InvalidMailError extends Error {}
+
 async function toNodemailer(message: MailMessage, defaultFrom: () => Promise<string>): Promise<SendMailOptions> {
   return {
-    from: message.from || (await defaultFrom()),
-    to: message.to,
-    replyTo: message.replyTo,
-    subject: message.subject,
+    from: mailbox('From', message.from || (await defaultFrom())),
+    to: [message.to].flat().map((to) => mailbox('To', to)),
+    replyTo: message.replyTo ? mailbox('Reply-To', message.replyTo) : undefined,
+    subject: oneLine(message.subject),
     text: message.text,
     html: message.html,
-    headers: message.headers,
-    messageId: message.messageId,
-    inReplyTo: message.inReplyTo,
-    references: message.references,
-    attachments: message.attachments,
+    headers: message.headers && extraHeaders(message.headers),
+    messageId: message.messageId && oneLine(message.messageId),
+    inReplyTo: message.inReplyTo && oneLine(message.inReplyTo),
+    references: message.references?.map(oneLine),
+    attachments: message.attachments?.map((a) => ({ ...a, filename: oneLine(a.filename), contentType: a.contentType && oneLine(a.contentType) })),
   };
+}
+
+/**
+ * An address as nodemailer's `{name, address}`, which it encodes without parsing it again. Refused
+ * unless it is exactly one cleanly written mailbox: repairing it would be guessing who gets the mail.
+ */
+function mailbox(header: string, value: string): Mailbox {
+  const parsed = parseMailbox(value);
+  if (!parsed) throw new InvalidMailError(`Invalid ${header} address ${JSON.stringify(value)}: it must be exactly one email address.`);
+  return parsed;
+}
+
+/** Extra headers with names that are header names (RFC 5322 ftext) and one-line values. */
+function extraHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => {
+    if (!/^[\x21-\x39\x3b-\x7e]+$/.test(name)) throw new InvalidMailError(`Invalid header name ${JSON.stringify(name)}.`);
+    return [name, oneLine(value)];
+  }));
+}
+
+/** Header text on one line: a line break (with the spaces around it) becomes one space, so nothing after it can start a header. */
+function oneLine(text: string): string {
+  return text.replace(/[ \t]*[\r\n]+[ \t]*/g, ' ');
 }

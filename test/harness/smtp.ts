@@ -9,6 +9,8 @@ import { SMTPServer } from 'smtp-server';
 export interface CapturedEmail {
   /** Envelope recipients (RCPT TO), which include Bcc. */
   envelopeTo: string[];
+  /** Envelope sender (MAIL FROM), where bounces go; '' for the null sender. */
+  envelopeFrom: string;
   parsed: ParsedMail;
 }
 
@@ -38,7 +40,8 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((parsed) => {
-          received.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), parsed });
+          const { mailFrom, rcptTo } = session.envelope;
+          received.push({ envelopeTo: rcptTo.map((r) => r.address), envelopeFrom: mailFrom ? mailFrom.address : '', parsed });
           callback();
         })
         .catch(callback);
