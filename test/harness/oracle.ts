@@ -13,7 +13,7 @@ import { memoryLogger } from '../../lib/logger';
 import { fixedClock } from '../../lib/wp/clock';
 import { SiteConfig } from '../../lib/wp/config';
 import { connect } from '../../lib/wp/db/database';
-import { importDumpIntoSqlite } from '../../lib/wp/db/import-dump';
+import { importDumpIntoSqlite } from './mysqldump/import';
 import { Tables } from '../../lib/wp/db/tables';
 import { SaltConstants } from '../../lib/wp/salts';
 import { Site } from '../../lib/wp/site';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { parseDumpInserts } from '../../../lib/wp/db/mysqldump';
+import { parseDumpInserts } from '../../harness/mysqldump';
 import {
   PhpArray,
   PhpCustomObject,

@@ -1,11 +1,11 @@
 /**
- * Loading a mysqldump of a WordPress site into the embedded SQLite database, so that a copy of a real
- * site can be served without MySQL. Core tables are created from Understudy's own spec; the dump's
- * rows are inserted by column name. (On MySQL, load a dump with the `mariadb` client instead.)
+ * Loading a mysqldump of a WordPress site (the oracle's) into an SQLite database for the tests. Core
+ * tables are created from Understudy's own spec; the dump's rows are inserted by column name. (On
+ * MySQL, the tests run the dump's statements on the server itself.)
  */
-import { Database } from './database';
-import { parseDump } from './mysqldump';
-import { installCoreTablesIfMissing } from './migrate';
+import { Database } from '../../../lib/wp/db/database';
+import { installCoreTablesIfMissing } from '../../../lib/wp/db/migrate';
+import { parseDump } from './index';
 
 export async function importDumpIntoSqlite(db: Database, sql: string): Promise<{ tables: number; rows: number }> {
   if (db.dialect !== 'sqlite') throw new Error('importDumpIntoSqlite: the target is not SQLite');

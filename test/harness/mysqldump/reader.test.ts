@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { DumpParseError, DumpTable, parseCreateTables, parseDump, parseDumpInserts } from '../../../../lib/wp/db/mysqldump';
-import { oracleFile } from '../../../harness/oracle-files';
+import { DumpParseError, DumpTable, parseCreateTables, parseDump, parseDumpInserts } from '.';
+import { oracleFile } from '../oracle-files';
 
 const DUMP_PATH = oracleFile('wp-oracle.sql');
 

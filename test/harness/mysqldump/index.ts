@@ -8,9 +8,9 @@
  * Everything else (comments, SET, LOCK TABLES, DROP, conditional comments) is skipped.
  * Malformed input throws {@link DumpParseError} with the line number.
  *
- * The code lives in ./mysqldump/ (lexer, literals, fast path, VALUES, CREATE TABLE, statement loop);
- * this facade keeps one import path for it.
+ * The modules: lexer, literals, fast path, VALUES, CREATE TABLE and the statement loop. Only the tests
+ * load dumps (the oracle database), so the reader lives in the test harness.
  */
-export type { DumpColumn, DumpRow, DumpTable, DumpValue } from './mysqldump/types';
-export { DumpParseError } from './mysqldump/types';
-export { parseCreateTables, parseDump, parseDumpInserts } from './mysqldump/reader';
+export type { DumpColumn, DumpRow, DumpTable, DumpValue } from './types';
+export { DumpParseError } from './types';
+export { parseCreateTables, parseDump, parseDumpInserts } from './reader';
