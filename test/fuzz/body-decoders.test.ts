@@ -16,7 +16,6 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { buildSurface, createApp } from '../../lib/app';
 import { openSite } from '../../lib/boot';
@@ -32,7 +31,7 @@ import { credentials, loadOracleInto, oracleConfig } from '../harness/oracle';
 import { SAMPLE_ROUTES, registerSampleAjaxActions } from '../harness/sample-routes';
 import { listen } from '../harness/wp-http';
 import { FuzzOutcome, FuzzRequest, explain, requestText, send, stillAnswers } from './client';
-import { params, preview, shown, testTimeout } from './settings';
+import { assertAboutLinear, params, preview, shown, testTimeout } from './settings';
 
 // ---------------------------------------------------------------------------------------------
 // Generators
@@ -136,17 +135,6 @@ function assertWithinPhpLimits(decoded: Record<string, PhpQueryValue>, count: Ph
   assert.ok(leaves(decoded) <= count.maxVars, `${leaves(decoded)} values`);
 }
 
-/** The fastest of three runs, in milliseconds. */
-function fastest(run: () => unknown): number {
-  let best = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const started = performance.now();
-    run();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
-}
-
 describe('fuzz: body decoders', function () {
   describe('PHP query strings and form bodies (parse_str)', function () {
     this.timeout(testTimeout(20_000));
@@ -179,19 +167,17 @@ describe('fuzz: body decoders', function () {
     it('take time about linear in the length of the text, however it is built', () => {
       const fragment = joined([...NAME_PIECES, ...VALUE_PIECES, '&', '=', '[', '[a]', '[]', '%5B'], 10, 1);
       fc.assert(fc.property(fragment, (piece) => {
-        const small = piece.repeat(Math.ceil(1_000 / piece.length));
-        const large = small.repeat(16);
-        const tSmall = fastest(() => parsePhpQuery(small, FORM_BODY_COUNT));
-        const tLarge = fastest(() => parsePhpQuery(large, FORM_BODY_COUNT));
-        // Linear is 16 times; quadratic would be 256 times.
-        assert.ok(tLarge <= 64 * tSmall + 25, `${JSON.stringify(piece)}: ${tSmall.toFixed(2)} ms for ${small.length} chars, ${tLarge.toFixed(2)} ms for ${large.length}`);
+        const text = (chars: number) => piece.repeat(Math.ceil(chars / piece.length));
+        const small = text(2_000);
+        const large = text(32_000);
+        assertAboutLinear(`${JSON.stringify(piece)} as a form body of 2,000 and 32,000 characters`,
+          () => parsePhpQuery(small, FORM_BODY_COUNT), () => parsePhpQuery(large, FORM_BODY_COUNT));
         // Multipart fields reach phpArrayFromPairs() at most 1,000 at a time (busboy's limit), but with names of any length.
-        const names = (length: number): Array<[string, string]> => Array.from({ length: 1_000 }, () => [piece.repeat(Math.ceil(length / piece.length)), 'v']);
+        const names = (length: number): Array<[string, string]> => Array.from({ length: 1_000 }, () => [text(length), 'v']);
         const shortNames = names(100);
         const longNames = names(1_600);
-        const tShort = fastest(() => phpArrayFromPairs(shortNames));
-        const tLong = fastest(() => phpArrayFromPairs(longNames));
-        assert.ok(tLong <= 64 * tShort + 25, `${JSON.stringify(piece)} in 1,000 names of 100 chars: ${tShort.toFixed(2)} ms; of 1,600 chars: ${tLong.toFixed(2)} ms`);
+        assertAboutLinear(`${JSON.stringify(piece)} in 1,000 names of 100 and 1,600 characters`,
+          () => phpArrayFromPairs(shortNames), () => phpArrayFromPairs(longNames));
       }), params(15, 500));
     });
   });

@@ -65,8 +65,8 @@ export function explain(request: FuzzRequest, outcome: FuzzOutcome): string {
   return `${head} -> ${outcome.status} ${JSON.stringify(outcome.body.subarray(0, 300).toString('utf8'))}`;
 }
 
-/** Whether the server still answers a plain GET of `path` with 200 (a probe between fuzz requests; not counted). */
-export async function stillAnswers(port: number, path: string): Promise<boolean> {
-  const outcome = await send(port, { method: 'GET', path, headers: {}, body: Buffer.alloc(0) }, false);
+/** Whether the server still answers a GET of `path` with 200 (a probe between fuzz requests; not counted). */
+export async function stillAnswers(port: number, path: string, headers: Record<string, string> = {}): Promise<boolean> {
+  const outcome = await send(port, { method: 'GET', path, headers, body: Buffer.alloc(0) }, false);
   return outcome.kind === 'answer' && outcome.status === 200;
 }

@@ -7,6 +7,8 @@
  * fast-check's own report of a failure names the seed and the shrunk counterexample's path; with
  * FUZZ_SEED and the same counts the run is repeated exactly.
  */
+import assert from 'node:assert/strict';
+import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 
 export const LONG = process.env.FUZZ_LONG === '1';
@@ -44,6 +46,33 @@ export function shown<T extends object>(value: T, description: string): T {
 /** A text's length and its first characters, JSON-quoted. */
 export function preview(text: string, chars = 300): string {
   return `(${text.length} chars) ${JSON.stringify(text.slice(0, chars))}${text.length > chars ? '…' : ''}`;
+}
+
+/** The fastest of three runs, in milliseconds. */
+function fastest(run: () => unknown): number {
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    run();
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
+/**
+ * Fails when `large` (16 times the input of `small`) takes more than 64 times as long, plus 25 ms:
+ * linear work takes about 16 times, quadratic about 256. A machine busy with other work can slow one
+ * measurement down, so a pair that looks too slow is measured again, up to three times, before failing.
+ */
+export function assertAboutLinear(what: string, small: () => unknown, large: () => unknown): void {
+  let report = '';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const tSmall = fastest(small);
+    const tLarge = fastest(large);
+    if (tLarge <= 64 * tSmall + 25) return;
+    report += ` ${tSmall.toFixed(2)} ms then ${tLarge.toFixed(2)} ms;`;
+  }
+  assert.fail(`${what}: 16 times the input took far more than 16 times as long:${report}`);
 }
 
 /** How long one request or message may take to be answered before it counts as a hang. */
