@@ -230,13 +230,5 @@ describe('mysqldump parser', () => {
       const slow = parseDump(sql.replace(/\);$/gm, ') ;'));
       assert.deepEqual(slow, tables);
     });
-
-    it('parses the 660 KB dump in well under 100 ms', () => {
-      parseDump(sql); // warm-up, so the timing measures the parser rather than the JIT
-      const started = process.hrtime.bigint();
-      parseDump(sql);
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      assert.ok(ms < 100, `took ${ms.toFixed(1)} ms`);
-    });
   });
 });
