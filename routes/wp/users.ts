@@ -4,7 +4,8 @@ import { ArgSchema } from '../../lib/wp/rest/args';
 import { RouteDeclaration, allowAnyone } from '../../lib/wp/rest/route';
 import { UserContext, presentUser } from '../../lib/wp/rest/endpoints/users-me/present';
 import { canDeleteCurrentUser, deleteCurrentUser } from '../../lib/wp/rest/endpoints/users-me/delete';
-import { canUpdateCurrentUser, editableArgsForSchema, updateCurrentUser, userItemSchema } from '../../lib/wp/rest/endpoints/users-me/update';
+import { canUpdateCurrentUser, updateCurrentUser, userItemSchema } from '../../lib/wp/rest/endpoints/users-me/update';
+import { argsForItemSchema } from '../../lib/wp/rest/item-schema';
 import contextArg from '../../schema/wp/context-arg.json';
 
 export const usersMe: RouteDeclaration = {
@@ -25,7 +26,8 @@ export const usersMe: RouteDeclaration = {
     {
       methods: ['POST', 'PUT', 'PATCH'],
       permission: canUpdateCurrentUser,
-      args: editableArgsForSchema(userItemSchema()),
+      // WP: get_endpoint_args_for_item_schema( WP_REST_Server::EDITABLE ).
+      args: argsForItemSchema(userItemSchema(), 'edit'),
       handler: updateCurrentUser,
     },
     {

@@ -17,7 +17,7 @@ import {
   sanitizeEmail, sanitizeTextField, sanitizeTitle, sanitizeUser, specialCharsNoQuotes, stripAllTags,
 } from '../../../formatting';
 import { hashPasswordForSite } from '../../../password-format';
-import { ArgSchema, ArgsSpec, ParamErrorDetail } from '../../args';
+import { ParamErrorDetail } from '../../args';
 import type { RestRequest } from '../../route';
 import { Site } from '../../../site';
 import { presentUser } from './present';
@@ -29,33 +29,12 @@ import { NEW_EMAIL_META, pendingEmailFor, sendEmailChangeConfirmation } from '..
 // Schema and arguments
 // ---------------------------------------------------------------------------------------------
 
-/** WP: WP_REST_Users_Controller::get_item_schema() on a site with avatars shown and no extra languages. */
+/**
+ * WP: WP_REST_Users_Controller::get_item_schema() on a site with avatars shown and no extra languages.
+ * The update's args are derived from it (argsForItemSchema(…, 'edit'), ../../item-schema.ts).
+ */
 export function userItemSchema(): Record<string, unknown> {
   return userSchemaJson as Record<string, unknown>;
-}
-
-/** WP: rest_get_allowed_schema_keywords() without `default` and `required`, in its order. */
-const ARG_KEYWORDS = [
-  'title', 'description', 'type', 'format', 'enum', 'items', 'properties', 'additionalProperties', 'patternProperties',
-  'minProperties', 'maxProperties', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'anyOf', 'oneOf',
-] as const;
-
-/**
- * WP: get_endpoint_args_for_item_schema(EDITABLE): one arg per writable property (`readonly` ones are
- * left out), carrying the schema keywords in WordPress's keyword order; editing never requires a
- * field nor applies a default.
- */
-export function editableArgsForSchema(schema: Record<string, unknown>): ArgsSpec {
-  const args: Record<string, ArgSchema> = {};
-  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-  for (const [name, property] of Object.entries(properties)) {
-    if (property.readonly) continue;
-    const arg: Record<string, unknown> = {};
-    for (const keyword of ARG_KEYWORDS) if (property[keyword] !== undefined && property[keyword] !== null) arg[keyword] = property[keyword];
-    args[name] = arg as ArgSchema;
-  }
-  return args;
 }
 
 // ---------------------------------------------------------------------------------------------
