@@ -1,25 +1,40 @@
 /** What every support/v1 ticket route shares: namespace, private no-store caching, storage guard, schemas. */
-import { ArgSchema } from '../../lib/wp/rest/args';
+import { ArgsSpec } from '../../lib/wp/rest/args';
+import { ItemSchemaMode, argsForOperation, publicItemSchema } from '../../lib/wp/rest/item-schema';
 import { RestRequest } from '../../lib/wp/rest/route';
+import { resolveRefs } from '../../lib/wp/rest/schema-refs';
 import { storageAvailability } from '../../lib/support/storage-check';
 import { Actor, actorOf } from '../../lib/support/tickets/actor';
-import argsJson from '../../schema/support/ticket-args.json';
-import ticketSchema from '../../schema/support/ticket.json';
+import { commonSchema } from '../../schema/support/common';
+import { deliverySchema } from '../../schema/support/delivery';
+import { messageSchema } from '../../schema/support/message';
+import { ticketSchema } from '../../schema/support/ticket';
+import { ticketOperations } from '../../schema/support/ticket-args';
 
 export const NAMESPACE = 'support/v1';
+
+/** The schema documents the support/v1 schemas `$ref` by `$id`. */
+export const SUPPORT_SCHEMAS = [commonSchema, ticketSchema, messageSchema, deliverySchema] as const;
+
+/** The ticket as OPTIONS shows it: refs resolved, arg_options left out. */
+const TICKET_ITEM_SCHEMA = publicItemSchema(resolveRefs(ticketSchema, SUPPORT_SCHEMAS));
 
 export const ticketRouteBase = {
   namespace: NAMESPACE,
   headers: { 'Cache-Control': 'private, no-store' },
   availability: storageAvailability,
-  schema: () => ticketSchema as Record<string, unknown>,
+  schema: () => TICKET_ITEM_SCHEMA,
 };
 
-type Operation = Exclude<keyof typeof argsJson, '$comment'>;
+export type TicketOperation = keyof typeof ticketOperations;
 
-/** The argument schemas of one operation, from schema/support/ticket-args.json. */
-export function ticketArgs(operation: Operation): Record<string, ArgSchema> {
-  return argsJson[operation] as Record<string, ArgSchema>;
+/** The operations that create what they send (a ticket, a reply): args derived as WordPress's CREATABLE. */
+const CREATING: ReadonlySet<TicketOperation> = new Set(['create', 'reply']);
+
+/** The args of one ticket operation (schema/support/ticket-args.ts), derived from the item schemas. */
+export function ticketArgs(operation: TicketOperation): ArgsSpec {
+  const mode: ItemSchemaMode = CREATING.has(operation) ? 'create' : 'edit';
+  return argsForOperation(ticketOperations[operation], SUPPORT_SCHEMAS, mode);
 }
 
 /** The caller as a ticket actor (agents may send X-Svc-View: customer). */

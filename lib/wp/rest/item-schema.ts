@@ -1,8 +1,11 @@
 /**
  * WP: a controller's item schema as the source of its endpoints' args
- * (WP_REST_Controller::get_endpoint_args_for_item_schema(), rest_get_endpoint_args_for_schema()).
+ * (WP_REST_Controller::get_endpoint_args_for_item_schema(), rest_get_endpoint_args_for_schema()) and
+ * of what OPTIONS shows (get_public_item_schema()); and an operation's args built from item schemas
+ * and shared definitions by `$ref`.
  */
 import type { ArgSchema, ArgsSpec } from './args';
+import { SchemaDocument, mergeRef, refTarget, resolveRefs } from './schema-refs';
 
 /**
  * Which endpoint the args are for: `create` (WP_REST_Server::CREATABLE, a POST that makes the item)
@@ -48,4 +51,77 @@ export function argsForItemSchema(schema: Property, mode: ItemSchemaMode): ArgsS
     args[name] = arg as ArgSchema;
   }
   return args;
+}
+
+/**
+ * WP: get_public_item_schema(): the item schema as OPTIONS and `?context=help` show it, without the
+ * `arg_options` of its properties. WordPress removes them from the top-level properties only; here
+ * nested ones go too, because shared definitions (schema/support/common.ts) carry them wherever they
+ * are used. `$id`, which only names a document for `$ref`s, goes as well.
+ */
+export function publicItemSchema(schema: Property): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'arg_options' || key === '$id') continue;
+    if ((key === 'properties' || key === 'patternProperties') && isSchema(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, isSchema(s) ? publicItemSchema(s) : s]));
+    } else if ((key === 'items' || key === 'additionalProperties') && isSchema(value)) {
+      out[key] = publicItemSchema(value);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+/** The keywords an arg keeps: WordPress's schema keywords, and `default` and `required`. */
+const ARG_KEYS: ReadonlySet<string> = new Set([...ARG_KEYWORDS, 'default', 'required']);
+
+/**
+ * One operation's args from its entries (name → schema, as in register_rest_route()'s `args`), each
+ * in the order written, with its `$ref`s resolved among `documents` (./schema-refs.ts):
+ * - an entry whose `$ref` names a property of an item schema (`ticket#/properties/status`) is that
+ *   property's argument as argsForItemSchema() derives it for `mode` (a `readonly` property is none);
+ * - any other `$ref` (a shared definition, `common#/$defs/id`) is taken as written, its `arg_options`
+ *   laid over it;
+ * - keywords written beside the `$ref` replace the target's (the operation's own description,
+ *   `required`, `default`, a tighter bound).
+ * Only arg keywords are kept (annotations such as `readonly` and `context` go).
+ */
+export function argsForOperation(
+  entries: Readonly<Record<string, Property>>, documents: readonly SchemaDocument[], mode: ItemSchemaMode,
+): ArgsSpec {
+  const args: Record<string, ArgSchema> = {};
+  for (const [name, entry] of Object.entries(entries)) {
+    const own: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(entry)) own[key] = key === '$ref' ? value : resolveRefs(value, documents);
+    const ref = own.$ref;
+    args[name] = asArg(typeof ref === 'string' ? mergeRef(own, refArg(ref, documents, mode)) : own) as ArgSchema;
+  }
+  return args;
+}
+
+/** The argument a `$ref` of an operation entry stands for. */
+function refArg(ref: string, documents: readonly SchemaDocument[], mode: ItemSchemaMode): Property {
+  const property = /^(.*)\/properties\/([^/]+)$/.exec(ref);
+  if (property) {
+    const [, container, encoded] = property as unknown as [string, string, string];
+    const name = encoded.replace(/~1/g, '/').replace(/~0/g, '~');
+    const arg = argsForItemSchema(resolveRefs(refTarget(container, documents) as Property, documents), mode)[name];
+    if (!arg) throw new Error(`$ref "${ref}": a readonly property is no argument`);
+    return arg as Property;
+  }
+  return asArg(resolveRefs(refTarget(ref, documents) as Property, documents));
+}
+
+/** A schema as an arg: its arg keywords in its own order, then its `arg_options` as array_merge() lays them. */
+function asArg(schema: Property): Record<string, unknown> {
+  const arg: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) if (ARG_KEYS.has(key)) arg[key] = value;
+  for (const [key, value] of Object.entries((schema.arg_options ?? {}) as Property)) arg[key] = value;
+  return arg;
+}
+
+function isSchema(value: unknown): value is Property {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

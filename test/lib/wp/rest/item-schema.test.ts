@@ -1,6 +1,9 @@
-/** argsForItemSchema(): WordPress's get_endpoint_args_for_item_schema() for CREATABLE and EDITABLE. */
+/**
+ * argsForItemSchema(): WordPress's get_endpoint_args_for_item_schema() for CREATABLE and EDITABLE;
+ * publicItemSchema(); an operation's args built from item schemas and shared definitions.
+ */
 import assert from 'node:assert/strict';
-import { argsForItemSchema } from '../../../../lib/wp/rest/item-schema';
+import { argsForItemSchema, argsForOperation, publicItemSchema } from '../../../../lib/wp/rest/item-schema';
 
 const SCHEMA = {
   title: 'thing',
@@ -35,5 +38,68 @@ describe('argsForItemSchema()', () => {
 
   it('gives nothing for a schema without properties', () => {
     assert.deepEqual(argsForItemSchema({ type: 'object' }, 'create'), {});
+  });
+});
+
+describe('publicItemSchema()', () => {
+  it('leaves out arg_options (nested ones too) and $id, and nothing else', () => {
+    const schema = {
+      $id: 'thing', title: 'thing', type: 'object',
+      properties: {
+        size: { type: 'integer', arg_options: { minimum: 1 } },
+        parts: { type: 'array', items: { $id: 'part', type: 'object', properties: { n: { type: 'integer', arg_options: { minimum: 0 } } } } },
+        meta: { type: 'object', additionalProperties: { type: 'string', arg_options: { maxLength: 9 } } },
+      },
+    };
+    assert.deepEqual(publicItemSchema(schema), {
+      title: 'thing', type: 'object',
+      properties: {
+        size: { type: 'integer' },
+        parts: { type: 'array', items: { type: 'object', properties: { n: { type: 'integer' } } } },
+        meta: { type: 'object', additionalProperties: { type: 'string' } },
+      },
+    });
+  });
+});
+
+describe('argsForOperation()', () => {
+  const DOCS = [
+    { $id: 'common', $defs: { id: { type: 'integer', arg_options: { minimum: 1 } }, page: { description: 'Current page of the collection.', type: 'integer', default: 1, minimum: 1 } } },
+    {
+      $id: 'thing', type: 'object',
+      properties: {
+        id: { description: 'Unique identifier for the thing.', $ref: 'common#/$defs/id', readonly: true },
+        color: { description: 'The color.', type: 'string', enum: ['red', 'blue'], context: ['view'], default: 'red' },
+        size: { type: 'integer', arg_options: { minimum: 1, required: true } },
+      },
+    },
+  ];
+
+  it('takes a $ref to an item property as argsForItemSchema() derives it, for the mode', () => {
+    const entries = { color: { $ref: 'thing#/properties/color' }, size: { $ref: 'thing#/properties/size' } };
+    assert.deepEqual(argsForOperation(entries, DOCS, 'create'), {
+      color: { default: 'red', description: 'The color.', type: 'string', enum: ['red', 'blue'] },
+      size: { type: 'integer', minimum: 1, required: true },
+    });
+    assert.deepEqual(argsForOperation(entries, DOCS, 'edit'), {
+      color: { description: 'The color.', type: 'string', enum: ['red', 'blue'] },
+      size: { type: 'integer', minimum: 1 },
+    });
+    assert.throws(() => argsForOperation({ id: { $ref: 'thing#/properties/id' } }, DOCS, 'edit'), /readonly property is no argument/);
+  });
+
+  it('takes any other $ref as written, arg_options merged; keywords beside it win in place; plain entries stay as written', () => {
+    const args = argsForOperation({
+      id: { description: 'Unique identifier for the thing.', $ref: 'common#/$defs/id' },
+      color: { description: 'Limit to things of this color.', $ref: 'thing#/properties/color', required: true },
+      page: { $ref: 'common#/$defs/page', default: 2 },
+      flag: { description: 'A flag.', type: 'boolean', default: false, readonly: true },
+    }, DOCS, 'edit');
+    assert.deepEqual(Object.entries(args.id as object), [['description', 'Unique identifier for the thing.'], ['type', 'integer'], ['minimum', 1]]);
+    assert.deepEqual(Object.entries(args.color as object), [
+      ['description', 'Limit to things of this color.'], ['type', 'string'], ['enum', ['red', 'blue']], ['required', true],
+    ]);
+    assert.deepEqual(Object.entries(args.page as object), [['description', 'Current page of the collection.'], ['type', 'integer'], ['default', 2], ['minimum', 1]]);
+    assert.deepEqual(args.flag, { description: 'A flag.', type: 'boolean', default: false }, 'annotations are no arg keywords');
   });
 });
