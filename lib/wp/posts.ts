@@ -78,3 +78,45 @@ export async function updatePostMeta(db: Knex | Knex.Transaction, tables: Tables
   const changed = await rows().update({ meta_value: String(value) });
   if (!changed && !(await rows().first('meta_id'))) await addPostMeta(db, tables, postId, { [key]: value });
 }
+
+/** One post's meta as WordPress caches it: each key's values in the order they were added (meta_id). */
+export type PostMeta = Map<string, string[]>;
+
+/** SQLite's smallest default bound on the variables of one statement (999 before SQLite 3.32). */
+const MAX_SQL_VARIABLES = 999;
+
+/**
+ * WP: update_meta_cache('post', $ids): the meta of several posts in one query (`… WHERE post_id IN (…)
+ * ORDER BY meta_id`), grouped per post; `keys` narrows the read to those keys. A post without meta is
+ * absent from the map. Very long ID lists are read in several queries, within SQLite's variable bound.
+ */
+export async function postMetaFor(db: Knex | Knex.Transaction, tables: Tables, postIds: readonly number[], keys?: readonly string[]): Promise<Map<number, PostMeta>> {
+  const byPost = new Map<number, PostMeta>();
+  const ids = [...new Set(postIds)];
+  const perQuery = MAX_SQL_VARIABLES - (keys?.length ?? 0);
+  for (let start = 0; start < ids.length; start += perQuery) {
+    const query = db(tables.postmeta).select('post_id', 'meta_key', 'meta_value').whereIn('post_id', ids.slice(start, start + perQuery));
+    if (keys) query.whereIn('meta_key', keys);
+    for (const row of await query.orderBy('meta_id')) addMetaRow(byPost, row);
+  }
+  return byPost;
+}
+
+function addMetaRow(byPost: Map<number, PostMeta>, row: { post_id: number | string; meta_key: string; meta_value: string | null }): void {
+  const id = Number(row.post_id);
+  const meta = byPost.get(id) ?? new Map<string, string[]>();
+  const values = meta.get(row.meta_key) ?? [];
+  values.push(row.meta_value ?? '');
+  meta.set(row.meta_key, values);
+  byPost.set(id, meta);
+}
+
+/**
+ * WP: get_post_meta($id, $key, true) for every key: the first value of each (the lowest meta_id), as
+ * a single read takes it when a key has more than one row.
+ */
+export function singleMetaValues(meta: PostMeta | undefined): Map<string, string> {
+  const single = new Map<string, string>();
+  for (const [key, values] of meta ?? []) single.set(key, values[0] ?? '');
+  return single;
+}

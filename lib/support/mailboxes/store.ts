@@ -6,9 +6,8 @@
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
 import { inTransaction } from '../../wp/db/transaction';
-import { addPostMeta, insertPost, updatePostMeta } from '../../wp/posts';
+import { addPostMeta, insertPost, postMetaFor, singleMetaValues, updatePostMeta } from '../../wp/posts';
 import { Site } from '../../wp/site';
-import { groupMeta } from '../tickets/rows';
 import { prepareWriteContext } from '../tickets/write-context';
 
 export const MAILBOX_POST_TYPE = 'svc_mailbox';
@@ -95,11 +94,9 @@ function metaOf(m: Partial<NewMailbox>): Record<string, string | number> {
 }
 
 async function withMeta(knex: Knex | Knex.Transaction, db: Database, rows: Array<{ ID: number | string; post_name: string }>): Promise<Mailbox[]> {
-  if (!rows.length) return [];
-  const meta = groupMeta(await knex(db.tables.postmeta).select('post_id', 'meta_key', 'meta_value')
-    .whereIn('post_id', rows.map((r) => Number(r.ID))).whereIn('meta_key', Object.values(MAILBOX_META)).orderBy('meta_id'));
+  const meta = await postMetaFor(knex, db.tables, rows.map((r) => Number(r.ID)), Object.values(MAILBOX_META));
   return rows.map((row) => {
-    const m = meta.get(Number(row.ID)) ?? new Map<string, string>();
+    const m = singleMetaValues(meta.get(Number(row.ID)));
     const maxBytes = Number(m.get(MAILBOX_META.maxBytes));
     return {
       id: Number(row.ID),

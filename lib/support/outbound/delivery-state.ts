@@ -12,12 +12,12 @@ import { Knex } from 'knex';
 import { inTransaction } from '../../wp/db/transaction';
 import { Site } from '../../wp/site';
 import { MAX_DELIVERY_ATTEMPTS } from '../tickets/deliveries';
-import { DELIVERY_META, POST_TYPE, groupMeta, toDelivery } from '../tickets/rows';
+import { DELIVERY_META, POST_TYPE, toDelivery } from '../tickets/rows';
 import { findTicket, loadConversation } from '../tickets/store';
 import { Conversation, Delivery } from '../tickets/types';
 import { prepareWriteContext } from '../tickets/write-context';
 import { WriteContext } from '../tickets/writes';
-import { updatePostMeta } from '../../wp/posts';
+import { postMetaFor, singleMetaValues, updatePostMeta } from '../../wp/posts';
 
 export interface DeliveryAttempt {
   delivery: Delivery;
@@ -99,10 +99,9 @@ async function loadAttempt(site: Site, deliveryId: number): Promise<AttemptStart
 }
 
 async function readDelivery(site: Site, deliveryId: number, trx: Knex.Transaction): Promise<Delivery | null> {
-  const { posts, postmeta } = site.db.tables;
-  const row = await trx(posts).where({ ID: deliveryId, post_type: POST_TYPE.delivery })
+  const row = await trx(site.db.tables.posts).where({ ID: deliveryId, post_type: POST_TYPE.delivery })
     .first('ID', 'post_parent', 'post_status', 'post_date', 'post_modified', 'post_author');
   if (!row) return null;
-  const meta = groupMeta(await trx(postmeta).select('post_id', 'meta_key', 'meta_value').where({ post_id: deliveryId }).orderBy('meta_id'));
-  return toDelivery(row, meta.get(deliveryId));
+  const meta = await postMetaFor(trx, site.db.tables, [deliveryId]);
+  return toDelivery(row, singleMetaValues(meta.get(deliveryId)));
 }

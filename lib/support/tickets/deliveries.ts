@@ -8,10 +8,10 @@ import { WpError } from '../../wp/errors';
 import { inTransaction } from '../../wp/db/transaction';
 import { Site } from '../../wp/site';
 import { enqueueJob } from '../jobs/enqueue';
-import { DELIVERY_META, POST_TYPE, groupMeta, toDelivery } from './rows';
+import { DELIVERY_META, POST_TYPE, toDelivery } from './rows';
 import { Delivery } from './types';
 import { prepareWriteContext } from './write-context';
-import { updatePostMeta } from '../../wp/posts';
+import { postMetaFor, singleMetaValues, updatePostMeta } from '../../wp/posts';
 
 export const MAX_DELIVERY_ATTEMPTS = 5;
 
@@ -60,11 +60,11 @@ function nextStatus(delivery: Delivery, action: DeliveryAction): Delivery['statu
 /** The delivery, if it belongs to a message of this ticket. */
 export async function findDelivery(site: Site, ticketId: number, deliveryId: number, trx?: import('knex').Knex.Transaction): Promise<Delivery> {
   const knex = trx ?? site.db.knex;
-  const { posts, postmeta } = site.db.tables;
+  const { posts } = site.db.tables;
   const row = await knex(`${posts} as d`).join(`${posts} as m`, 'm.ID', 'd.post_parent')
     .where({ 'd.ID': deliveryId, 'd.post_type': POST_TYPE.delivery, 'm.post_type': POST_TYPE.message, 'm.post_parent': ticketId })
     .first('d.ID', 'd.post_parent', 'd.post_status', 'd.post_date', 'd.post_modified', 'd.post_author');
   if (!row) throw new WpError('svc_delivery_not_found', 'Delivery not found.', 404);
-  const meta = groupMeta(await knex(postmeta).select('post_id', 'meta_key', 'meta_value').where({ post_id: deliveryId }).orderBy('meta_id'));
-  return toDelivery(row, meta.get(deliveryId));
+  const meta = await postMetaFor(knex, site.db.tables, [deliveryId]);
+  return toDelivery(row, singleMetaValues(meta.get(deliveryId)));
 }

@@ -62,18 +62,6 @@ export interface PostRow {
   post_mime_type?: string;
 }
 
-/** Groups meta rows by post; the first value of a key wins, as get_post_meta($id, $key, true) reads it. */
-export function groupMeta(rows: Array<{ post_id: number | string; meta_key: string; meta_value: string | null }>): Map<number, MetaMap> {
-  const byPost = new Map<number, MetaMap>();
-  for (const row of rows) {
-    const id = Number(row.post_id);
-    const meta = byPost.get(id) ?? new Map<string, string>();
-    if (!meta.has(row.meta_key)) meta.set(row.meta_key, row.meta_value ?? '');
-    byPost.set(id, meta);
-  }
-  return byPost;
-}
-
 export function toTicket(row: PostRow, meta: MetaMap = new Map()): Ticket {
   const priority = meta.get(TICKET_META.priority);
   const assignee = Number(meta.get(TICKET_META.assignee) ?? 0);

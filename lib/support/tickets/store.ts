@@ -2,8 +2,9 @@
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
 import { selectWithMaterialization } from '../../wp/db/optimizer';
+import { postMetaFor, singleMetaValues } from '../../wp/posts';
 import { TicketFilter, applyTicketFilter } from './list-query';
-import { POST_TYPE, PostRow, TICKET_META, groupMeta, toAttachment, toDelivery, toMessage, toTicket } from './rows';
+import { POST_TYPE, PostRow, TICKET_META, toAttachment, toDelivery, toMessage, toTicket } from './rows';
 import { Conversation, Ticket } from './types';
 
 const TICKET_COLUMNS = ['p.ID', 'p.post_title', 'p.post_status', 'p.post_date', 'p.post_modified', 'p.post_author'];
@@ -56,22 +57,17 @@ export async function loadConversation(db: Database, ticket: Ticket, includeInte
     ? await knex(tables.posts).select('ID', 'post_title', 'post_status', 'post_date', 'post_modified', 'post_author', 'post_parent', 'post_type', 'post_mime_type')
       .whereIn('post_parent', messageIds).whereIn('post_type', [POST_TYPE.attachment, POST_TYPE.delivery]).orderBy('ID')
     : [];
-  const metaIds = [...messageIds, ...children.map((c) => Number(c.ID))];
-  const meta = metaIds.length
-    ? groupMeta(await knex(tables.postmeta).select('post_id', 'meta_key', 'meta_value').whereIn('post_id', metaIds).orderBy('meta_id'))
-    : new Map();
+  const meta = await postMetaFor(knex, tables, [...messageIds, ...children.map((c) => Number(c.ID))]);
+  const metaOf = (row: PostRow) => singleMetaValues(meta.get(Number(row.ID)));
   return {
     ticket,
-    messages: messageRows.map((r) => toMessage(r, meta.get(Number(r.ID)))),
-    attachments: children.filter((c) => c.post_type === POST_TYPE.attachment).map((c) => toAttachment(c, meta.get(Number(c.ID)))),
-    deliveries: children.filter((c) => c.post_type === POST_TYPE.delivery).map((c) => toDelivery(c, meta.get(Number(c.ID)))),
+    messages: messageRows.map((r) => toMessage(r, metaOf(r))),
+    attachments: children.filter((c) => c.post_type === POST_TYPE.attachment).map((c) => toAttachment(c, metaOf(c))),
+    deliveries: children.filter((c) => c.post_type === POST_TYPE.delivery).map((c) => toDelivery(c, metaOf(c))),
   };
 }
 
 async function withTicketMeta(knex: Knex | Knex.Transaction, db: Database, rows: PostRow[]): Promise<Ticket[]> {
-  if (!rows.length) return [];
-  const ids = rows.map((r) => Number(r.ID));
-  const meta = groupMeta(await knex(db.tables.postmeta).select('post_id', 'meta_key', 'meta_value')
-    .whereIn('post_id', ids).whereIn('meta_key', TICKET_META_KEYS).orderBy('meta_id'));
-  return rows.map((r) => toTicket(r, meta.get(Number(r.ID))));
+  const meta = await postMetaFor(knex, db.tables, rows.map((r) => Number(r.ID)), TICKET_META_KEYS);
+  return rows.map((r) => toTicket(r, singleMetaValues(meta.get(Number(r.ID)))));
 }
