@@ -8,7 +8,7 @@ import { forgetTicketLists } from './list';
 import { enqueueJob } from '../jobs/enqueue';
 import { Actor } from './actor';
 import { fileFingerprints } from './attachments';
-import { RequestKey, claimRequestKey, isRequestKeyStored, recordRequestResult, storedResult } from './idempotency';
+import { RequestKey, claimRequestKey, isRequestKeyStored, recordRequestResult, storedResult } from '../request-keys';
 import { ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
 import { AuthorKind, Conversation, IncomingFile } from './types';

@@ -10,7 +10,7 @@ import { forgetTicketLists } from './list';
 import { enqueueJob } from '../jobs/enqueue';
 import { Actor } from './actor';
 import { fileFingerprints } from './attachments';
-import { RequestKey, claimRequestKey, isRequestKeyStored, recordRequestResult, storedResult } from './idempotency';
+import { RequestKey, claimRequestKey, isRequestKeyStored, recordRequestResult, storedResult } from '../request-keys';
 import { canSeeTicket, ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
 import { Conversation, IncomingFile, Message, Ticket, TicketStatus, Visibility } from './types';

@@ -6,9 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { Knex } from 'knex';
-import { Database } from '../../wp/db/database';
-import { isDuplicateKeyError } from '../../wp/db/errors';
-import { WpError } from '../../wp/errors';
+import { Database } from '../wp/db/database';
+import { isDuplicateKeyError } from '../wp/db/errors';
+import { WpError } from '../wp/errors';
 
 export interface RequestKey {
   userId: number;
