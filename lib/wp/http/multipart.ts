@@ -75,8 +75,12 @@ class MultipartReader {
       this.req.resume();
       return;
     }
-    parser.on('field', (name, value) => this.fields.push([name, value]));
-    parser.on('file', (field, stream, info) => this.saveFile(field, stream, info));
+    // busboy names no field for a part without a name nor for `name=""` (its typings say string). PHP
+    // registers no variable for either (it also stops reading at a part with no name at all; we go on).
+    parser.on('field', (name: string | undefined, value) => {
+      if (name) this.fields.push([name, value]);
+    });
+    parser.on('file', (field: string | undefined, stream, info) => this.saveFile(field ?? '', stream, info));
     parser.on('error', () => {
       this.malformed = true;
       this.req.unpipe(parser);

@@ -82,6 +82,21 @@ describe('hostile request bodies', function () {
       await eventually(async () => uploadsLeft() === before, 2000);
     });
 
+    it('skips a field named "" or not named at all instead of failing with a 500 (found by fuzzing)', async () => {
+      const unnamed = '--XX\r\nContent-Disposition: form-data; name=""\r\n\r\nempty name\r\n'
+        + '--XX\r\nContent-Disposition: form-data\r\n\r\nno name\r\n'
+        + '--XX\r\nContent-Disposition: form-data; filename="a.txt"\r\n\r\nfile without a name\r\n'
+        + '--XX\r\nContent-Disposition: form-data; name="b"\r\n\r\n2\r\n--XX--\r\n';
+      const rest = await rawRequest(server.port, 'POST', '/wp-json/test/v1/echo/x', MULTIPART, unnamed);
+      assert.equal(rest.status, 200, rest.body);
+      assert.deepEqual(JSON.parse(rest.body).params, { b: '2', slot: 'x' });
+      const ajax = await rawRequest(server.port, 'POST', '/wp-admin/admin-ajax.php?action=test_echo', MULTIPART, unnamed);
+      assert.equal(ajax.status, 200, ajax.body);
+      assert.deepEqual(JSON.parse(ajax.body).data.params, { action: 'test_echo', b: '2' });
+      const upload = await rawRequest(server.port, 'POST', '/wp-json/test/v1/upload', MULTIPART, unnamed);
+      assert.deepEqual(JSON.parse(upload.body), { fields: 1, files: [19] });
+    });
+
     it('answers a multipart type without a boundary as PHP does: no fields', async () => {
       const res = await rawRequest(server.port, 'POST', '/wp-admin/admin-ajax.php?action=test_echo', { 'Content-Type': 'multipart/form-data' }, 'action=x&y=1');
       assert.equal(res.status, 200, res.body);
