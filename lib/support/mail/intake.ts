@@ -11,8 +11,7 @@ import { Site } from '../../wp/site';
 import { Mailbox } from '../mailboxes/store';
 import { EmailContent, EmailSender, addCustomerReplyFromEmail, addNoteFromEmail, openTicketFromEmail } from '../tickets/intake';
 import { forgetTicketLists } from '../tickets/list';
-import { WriteContext } from '../tickets/writes';
-import { prepareWriteContext } from '../tickets/write-context';
+import { WriteContext, prepareWriteContext } from '../write';
 import { invalidFields, missingFields } from './errors';
 import { automatedReason, isOwnMessageId } from './loops';
 import { ParsedEmail, parseEmail } from './parse';
@@ -37,7 +36,6 @@ export interface Accepted extends Receipt {
 }
 
 type Outcome = Omit<Receipt, 'receiptId'>;
-type Ctx = WriteContext & { nowSeconds: number };
 
 export async function acceptEmail(site: Site, mailbox: Mailbox, raw: Buffer, identity: Identity, options: AcceptOptions): Promise<Accepted> {
   const email = await parseOrNull(raw);
@@ -65,7 +63,7 @@ export async function acceptEmail(site: Site, mailbox: Mailbox, raw: Buffer, ide
   return { ...stored, replayed: true };
 }
 
-async function storeEmail(site: Site, ctx: Ctx, mailbox: Mailbox, email: ParsedEmail | null, sender: EmailSender | null, raw: Buffer): Promise<Outcome> {
+async function storeEmail(site: Site, ctx: WriteContext, mailbox: Mailbox, email: ParsedEmail | null, sender: EmailSender | null, raw: Buffer): Promise<Outcome> {
   if (!email) return ignored('unreadable');
   if (!sender) return ignored('no_sender');
   const automated = automatedReason(email);

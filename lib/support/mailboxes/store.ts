@@ -8,7 +8,7 @@ import { Database } from '../../wp/db/database';
 import { inTransaction } from '../../wp/db/transaction';
 import { addPostMeta, insertPost, postMetaFor, singleMetaValues, updatePostMeta } from '../../wp/posts';
 import { Site } from '../../wp/site';
-import { prepareWriteContext } from '../tickets/write-context';
+import { prepareWriteContext } from '../write';
 
 export const MAILBOX_POST_TYPE = 'svc_mailbox';
 

@@ -15,8 +15,7 @@ import { MAX_DELIVERY_ATTEMPTS } from '../tickets/deliveries';
 import { DELIVERY_META, POST_TYPE, toDelivery } from '../tickets/rows';
 import { findTicket, loadConversation } from '../tickets/store';
 import { Conversation, Delivery } from '../tickets/types';
-import { prepareWriteContext } from '../tickets/write-context';
-import { WriteContext } from '../tickets/writes';
+import { WriteContext, prepareWriteContext } from '../write';
 import { postMetaFor, singleMetaValues, updatePostMeta } from '../../wp/posts';
 
 export interface DeliveryAttempt {

@@ -8,7 +8,11 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SiteConfig } from '../../wp/config';
+import { WpError } from '../../wp/errors';
+import { Site } from '../../wp/site';
+import { WriteContext } from '../write';
 import { IncomingFile } from './types';
+import { insertAttachment } from './writes';
 
 export const PRIVATE_FOLDER = 'svc-private';
 export const MAX_FILES_PER_MESSAGE = 10;
@@ -126,4 +130,33 @@ async function writeOnce(file: string, content: string): Promise<void> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
+}
+
+export function checkFileCount(files: IncomingFile[] | undefined): void {
+  if ((files?.length ?? 0) > MAX_FILES_PER_MESSAGE) {
+    throw new WpError('svc_too_many_files', `A message can carry at most ${MAX_FILES_PER_MESSAGE} files.`, 400);
+  }
+}
+
+/**
+ * Saves a message's files and their attachment rows. Files written by a transaction that then fails
+ * are removed again, so a refused request leaves nothing behind.
+ */
+export async function attachFiles(site: Site, ctx: WriteContext, messageId: number, authorId: number, files: IncomingFile[] | undefined): Promise<void> {
+  const uploadsDir = uploadsDirOf(site.config);
+  const written: string[] = [];
+  try {
+    for (const file of files ?? []) {
+      const relative = await saveAttachmentFile(uploadsDir, file, site.clock.now());
+      written.push(relative);
+      await insertAttachment(ctx, {
+        messageId, authorId, filename: cleanFilename(file.filename), mimeType: storedMimeType(await fileHead(file), file.mimeType), file: relative,
+        contentId: file.contentId,
+      });
+    }
+  } catch (err) {
+    await removeAttachmentFiles(uploadsDir, written);
+    throw err;
+  }
+  ctx.trx.executionPromise.catch(() => removeAttachmentFiles(uploadsDir, written));
 }

@@ -7,13 +7,13 @@ import { Site } from '../../wp/site';
 import { forgetTicketLists } from './list';
 import { enqueueJob } from '../jobs/enqueue';
 import { Actor } from './actor';
-import { fileFingerprints } from './attachments';
+import { attachFiles, checkFileCount, fileFingerprints } from './attachments';
 import { RequestKey, claimRequestKey, isRequestKeyStored, recordRequestResult, storedResult } from '../request-keys';
 import { ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
 import { AuthorKind, Conversation, IncomingFile } from './types';
-import { attachFiles, checkFileCount, prepareWriteContext } from './write-context';
-import { WriteContext, insertMessage, insertTicket } from './writes';
+import { insertMessage, insertTicket } from './writes';
+import { WriteContext, prepareWriteContext } from '../write';
 
 export interface NewTicket {
   subject: string;
@@ -81,7 +81,7 @@ export interface TicketOpening {
  * Writes a new ticket inside the caller's transaction: the ticket, its first message and files, and
  * the `ticket_created` event for the team alert (committed with the ticket, or not at all).
  */
-export async function openTicket(site: Site, ctx: WriteContext & { nowSeconds: number }, o: TicketOpening): Promise<{ ticketId: number; messageId: number }> {
+export async function openTicket(site: Site, ctx: WriteContext, o: TicketOpening): Promise<{ ticketId: number; messageId: number }> {
   const { customer } = o;
   const ticketId = await insertTicket(ctx, {
     subject: o.subject, customerId: customer.userId, customerName: customer.name, customerEmail: customer.email,

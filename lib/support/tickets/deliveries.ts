@@ -10,7 +10,7 @@ import { Site } from '../../wp/site';
 import { enqueueJob } from '../jobs/enqueue';
 import { DELIVERY_META, POST_TYPE, toDelivery } from './rows';
 import { Delivery } from './types';
-import { prepareWriteContext } from './write-context';
+import { prepareWriteContext } from '../write';
 import { postMetaFor, singleMetaValues, updatePostMeta } from '../../wp/posts';
 
 export const MAX_DELIVERY_ATTEMPTS = 5;

@@ -8,7 +8,8 @@ import { Site } from '../../wp/site';
 import { openTicket } from './create';
 import { ReplyAuthor, storeReply } from './reply';
 import { IncomingFile, Ticket } from './types';
-import { WriteContext, bumpVersion } from './writes';
+import { WriteContext } from '../write';
+import { bumpVersion } from './writes';
 
 /** The From address of an email, matched to a WordPress user where one has that address. */
 export interface EmailSender {
@@ -29,10 +30,8 @@ export interface EmailContent {
   files: IncomingFile[];
 }
 
-type Ctx = WriteContext & { nowSeconds: number };
-
 /** A new ticket from an email: source `email`, the mailbox's key, the sender as the customer. */
-export function openTicketFromEmail(site: Site, ctx: Ctx, mailboxKey: string, sender: EmailSender, email: EmailContent): Promise<{ ticketId: number; messageId: number }> {
+export function openTicketFromEmail(site: Site, ctx: WriteContext, mailboxKey: string, sender: EmailSender, email: EmailContent): Promise<{ ticketId: number; messageId: number }> {
   return openTicket(site, ctx, {
     subject: email.subject, body: email.body, source: 'email', mailbox: mailboxKey, files: email.files,
     customer: { userId: sender.userId, name: sender.name, email: sender.address }, authorKind: sender.agent ? 'agent' : 'customer',
@@ -41,7 +40,7 @@ export function openTicketFromEmail(site: Site, ctx: Ctx, mailboxKey: string, se
 }
 
 /** The ticket's customer answered by email: a public reply that reopens the ticket and fires `customer_replied`. */
-export async function addCustomerReplyFromEmail(site: Site, ctx: Ctx, ticket: Ticket, sender: EmailSender, email: EmailContent): Promise<number> {
+export async function addCustomerReplyFromEmail(site: Site, ctx: WriteContext, ticket: Ticket, sender: EmailSender, email: EmailContent): Promise<number> {
   await bumpVersion(ctx, ticket.id);
   const author: ReplyAuthor = { userId: sender.userId, name: sender.name, email: sender.address, kind: 'customer' };
   return storeReply(site, ctx, author, ticket, { body: email.body, visibility: 'public', files: email.files, messageId: email.messageId, inReplyTo: email.inReplyTo });
@@ -52,7 +51,7 @@ export async function addCustomerReplyFromEmail(site: Site, ctx: Ctx, ticket: Ti
  * from their mail client, a forward): an internal note. A From address proves nothing, so such mail
  * neither reaches the customer nor changes the status until an agent acts on it.
  */
-export async function addNoteFromEmail(site: Site, ctx: Ctx, ticket: Ticket, sender: EmailSender, email: EmailContent): Promise<number> {
+export async function addNoteFromEmail(site: Site, ctx: WriteContext, ticket: Ticket, sender: EmailSender, email: EmailContent): Promise<number> {
   await bumpVersion(ctx, ticket.id);
   const author: ReplyAuthor = { userId: sender.userId, name: sender.name, email: sender.address, kind: sender.agent ? 'agent' : 'customer' };
   return storeReply(site, ctx, author, ticket, { body: email.body, visibility: 'internal', files: email.files, messageId: email.messageId, inReplyTo: email.inReplyTo });

@@ -9,13 +9,13 @@ import { Site } from '../../wp/site';
 import { forgetTicketLists } from './list';
 import { enqueueJob } from '../jobs/enqueue';
 import { Actor } from './actor';
-import { fileFingerprints } from './attachments';
+import { attachFiles, checkFileCount, fileFingerprints } from './attachments';
 import { RequestKey, claimRequestKey, isRequestKeyStored, recordRequestResult, storedResult } from '../request-keys';
 import { canSeeTicket, ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
 import { Conversation, IncomingFile, Message, Ticket, TicketStatus, Visibility } from './types';
-import { attachFiles, checkFileCount, prepareWriteContext } from './write-context';
-import { WriteContext, advanceVersion, insertDelivery, insertMessage, touchTicket } from './writes';
+import { advanceVersion, insertDelivery, insertMessage, touchTicket } from './writes';
+import { WriteContext, prepareWriteContext } from '../write';
 
 export interface NewReply {
   body: string;
@@ -90,7 +90,7 @@ export interface ReplyContent {
  * public reply sets it to waiting and queues the email to the customer; an internal note changes
  * neither. Every reply moves the last-activity time.
  */
-export async function storeReply(site: Site, ctx: WriteContext & { nowSeconds: number }, author: ReplyAuthor, ticket: Ticket, content: ReplyContent): Promise<number> {
+export async function storeReply(site: Site, ctx: WriteContext, author: ReplyAuthor, ticket: Ticket, content: ReplyContent): Promise<number> {
   const { trx } = ctx;
   const inReplyTo = content.inReplyTo !== undefined ? content.inReplyTo : await latestMessageId(ctx, ticket.id);
   const message = await insertMessage(ctx, {

@@ -12,7 +12,7 @@ import { canSeeTicket, checkEditableFields, checkStatusMove, staleVersion, ticke
 import { TICKET_META } from './rows';
 import { findTicket } from './store';
 import { Ticket, TicketPriority, TicketStatus } from './types';
-import { prepareWriteContext } from './write-context';
+import { prepareWriteContext } from '../write';
 import { advanceVersion, touchTicket } from './writes';
 import { updatePostMeta } from '../../wp/posts';
 

@@ -4,20 +4,11 @@
  * caller read (compare-and-set), so of concurrent changes made from one version exactly one wins.
  */
 import { randomBytes } from 'node:crypto';
-import { Knex } from 'knex';
-import { Tables } from '../../wp/db/tables';
 import { addPostMeta, insertPost } from '../../wp/posts';
+import { WriteContext } from '../write';
 import { DELIVERY_META, MESSAGE_META, POST_TYPE, TICKET_META, postStatusOf, ATTACHED_FILE_META, CONTENT_ID_META } from './rows';
 import { Message, TicketPriority, TicketStatus } from './types';
 import { staleVersion } from './policy';
-
-export interface WriteContext {
-  trx: Knex.Transaction;
-  tables: Tables;
-  /** The site's home URL (guids) and host (Message-IDs). */
-  home: string;
-  dates: { local: string; gmt: string };
-}
 
 export interface NewTicketRows {
   subject: string;
