@@ -306,7 +306,7 @@ function formMultipart(fields: Record<string, string>, files: Array<{ name: stri
 interface InboundPost {
   body: Buffer;
   contentType: string | null;
-  /** The body is a raw message, kept byte for byte as `original.eml`. */
+  /** The body is (or a field holds) a whole message, kept as `original.eml` with its own headers. */
   raw: boolean;
 }
 
@@ -318,7 +318,8 @@ const inboundArb: fc.Arbitrary<InboundPost> = fc.oneof(
   { weight: 1, arbitrary: mailgunForm.map((f) => ({ body: Buffer.from(formEncode(f)), contentType: 'application/x-www-form-urlencoded', raw: false })) },
   { weight: 1, arbitrary: fc.tuple(mailgunForm, fc.array(fc.record({ name: fc.constantFrom('attachment-1', 'attachment-2', 'attachment1', 'email'), filename: fc.string({ maxLength: 20 }), data: fc.uint8Array({ maxLength: 500 }).map((a) => Buffer.from(a)) }), { maxLength: 3 }))
     .map(([f, files]) => { const m = formMultipart(f, files); return { body: m.body, contentType: m.type, raw: false }; }) },
-  { weight: 1, arbitrary: fc.tuple(messageArb, fc.constantFrom('email', 'raw')).map(([m, field]) => ({ body: Buffer.from(JSON.stringify({ [field]: m.toString('utf8') })), contentType: 'application/json', raw: false })) },
+  // A whole message in a field (SendGrid's "send raw", the generic `raw`): kept as sent, headers and all.
+  { weight: 1, arbitrary: fc.tuple(messageArb, fc.constantFrom('email', 'raw')).map(([m, field]) => ({ body: Buffer.from(JSON.stringify({ [field]: m.toString('utf8') })), contentType: 'application/json', raw: true })) },
   { weight: 1, arbitrary: fc.tuple(fc.uint8Array({ maxLength: 500 }), fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'multipart/form-data; boundary=x', 'image/png', 'text/html', null))
     .map(([bytes, contentType]) => ({ body: Buffer.from(bytes), contentType, raw: false })) },
 );

@@ -24,9 +24,13 @@ export function runs(ci: number, long: number): number {
   return forcedRuns ?? (LONG ? long : ci);
 }
 
-/** fast-check parameters for one property. */
+/**
+ * fast-check parameters for one property. FUZZ_PATH (the `path` of fast-check's failure report, with
+ * the same FUZZ_SEED and counts, and mocha's -g naming the one test) replays just that counterexample.
+ */
 export function params<T>(ci: number, long: number): fc.Parameters<T> {
-  return { seed: SEED, numRuns: runs(ci, long), endOnFailure: false };
+  const replay = process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {};
+  return { seed: SEED, numRuns: runs(ci, long), endOnFailure: false, ...replay };
 }
 
 /** Mocha timeout for a test running one property: generous in the long mode. */
