@@ -1,13 +1,21 @@
-/** The support desk's resources as the domain sees them (API names; see storage.ts for the rows). */
+/**
+ * The support desk's resources as the domain sees them (API names; see rows.ts for the rows). The
+ * enums are the item schemas' own (schema/support/), inferred with json-schema-to-ts: a status,
+ * priority, visibility, author kind or delivery status is written there and nowhere else.
+ */
+import type { FromSchema } from 'json-schema-to-ts';
+import { deliverySchema } from '../../../schema/support/delivery';
+import { messageSchema } from '../../../schema/support/message';
+import { ticketSchema } from '../../../schema/support/ticket';
 
-export type TicketStatus = 'open' | 'waiting' | 'resolved';
-export type TicketPriority = 'normal' | 'high' | 'urgent';
-export type Visibility = 'public' | 'internal';
-export type AuthorKind = 'customer' | 'agent' | 'system';
-export type DeliveryStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'cancelled';
+export type TicketStatus = FromSchema<typeof ticketSchema.properties.status>;
+export type TicketPriority = FromSchema<typeof ticketSchema.properties.priority>;
+export type Visibility = FromSchema<typeof messageSchema.properties.visibility>;
+export type AuthorKind = FromSchema<typeof messageSchema.properties.author.properties.kind>;
+export type DeliveryStatus = FromSchema<typeof deliverySchema.properties.status>;
 
-export const TICKET_STATUSES: readonly TicketStatus[] = ['open', 'waiting', 'resolved'];
-export const TICKET_PRIORITIES: readonly TicketPriority[] = ['normal', 'high', 'urgent'];
+export const TICKET_STATUSES: readonly TicketStatus[] = ticketSchema.properties.status.enum;
+export const TICKET_PRIORITIES: readonly TicketPriority[] = ticketSchema.properties.priority.enum;
 
 export interface Ticket {
   id: number;
