@@ -2,17 +2,17 @@
  * support/v1 attachment downloads. Always a download, except an image whose BYTES are PNG, JPEG, GIF,
  * WebP or AVIF when `inline=1` is asked for; never sniffable, never able to run script.
  */
-import { RawResponse, RestRequest, RouteDeclaration, requireSignedIn } from '../../lib/wp/rest/route';
+import { RawResponse, RouteDeclaration, endpoint, requireSignedIn } from '../../lib/wp/rest/route';
 import { attachmentFile } from '../../lib/support/tickets/view';
-import { actor, ticketArgs, ticketRouteBase } from './common';
+import { TicketRequest, actor, ticketArgs, ticketRouteBase } from './common';
 
 export const ticketAttachment: RouteDeclaration = {
   ...ticketRouteBase,
   route: '/tickets/(?P<id>[\\d]+)/attachments/(?P<file_id>[\\d]+)',
-  endpoints: [{ methods: ['GET'], permission: requireSignedIn, args: ticketArgs('attachment'), handler: downloadAttachment }],
+  endpoints: [endpoint({ methods: ['GET'], permission: requireSignedIn, args: ticketArgs('attachment'), handler: downloadAttachment })],
 };
 
-async function downloadAttachment(req: RestRequest): Promise<RawResponse> {
+async function downloadAttachment(req: TicketRequest<'attachment'>): Promise<RawResponse> {
   const { attachment, bytes, imageType } = await attachmentFile(req.site, actor(req), req.params.id, req.params.file_id);
   const inline = req.params.inline === true && imageType !== null;
   return new RawResponse(bytes, {

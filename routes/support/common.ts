@@ -1,6 +1,6 @@
 /** What every support/v1 ticket route shares: namespace, private no-store caching, storage guard, schemas. */
-import { ArgsSpec } from '../../lib/wp/rest/args';
-import { ItemSchemaMode, argsForOperation, publicItemSchema } from '../../lib/wp/rest/item-schema';
+import { TypedArgs } from '../../lib/wp/rest/args';
+import { ItemSchemaMode, ParamsOf, argsForOperation, publicItemSchema } from '../../lib/wp/rest/item-schema';
 import { RestRequest } from '../../lib/wp/rest/route';
 import { resolveRefs } from '../../lib/wp/rest/schema-refs';
 import { storageAvailability } from '../../lib/support/storage-check';
@@ -28,11 +28,20 @@ export const ticketRouteBase = {
 
 export type TicketOperation = keyof typeof ticketOperations;
 
+/** The params the ticket routes' URLs carry (always there once the route matched). */
+type TicketPathParam = 'id' | 'delivery_id' | 'file_id';
+
+/** What a ticket operation's handler sees as `req.params`, inferred from schema/support. */
+export type TicketParams<O extends TicketOperation> = ParamsOf<(typeof ticketOperations)[O], typeof SUPPORT_SCHEMAS, TicketPathParam>;
+
+/** A request to a ticket operation (a user caller: no principal). */
+export type TicketRequest<O extends TicketOperation> = RestRequest<unknown, TicketParams<O>>;
+
 /** The operations that create what they send (a ticket, a reply): args derived as WordPress's CREATABLE. */
 const CREATING: ReadonlySet<TicketOperation> = new Set(['create', 'reply']);
 
 /** The args of one ticket operation (schema/support/ticket-args.ts), derived from the item schemas. */
-export function ticketArgs(operation: TicketOperation): ArgsSpec {
+export function ticketArgs<O extends TicketOperation>(operation: O): TypedArgs<TicketParams<O>> {
   const mode: ItemSchemaMode = CREATING.has(operation) ? 'create' : 'edit';
   return argsForOperation(ticketOperations[operation], SUPPORT_SCHEMAS, mode);
 }

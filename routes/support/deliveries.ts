@@ -1,16 +1,16 @@
 /** support/v1 deliveries: retrying or cancelling a ticket's outgoing email (agents only). */
-import { RestRequest, RouteDeclaration, requireCapability } from '../../lib/wp/rest/route';
+import { RouteDeclaration, endpoint, requireCapability } from '../../lib/wp/rest/route';
 import { actOnDelivery } from '../../lib/support/tickets/deliveries';
 import { presentDelivery } from '../../lib/support/tickets/present';
-import { ticketArgs, ticketRouteBase } from './common';
+import { TicketRequest, ticketArgs, ticketRouteBase } from './common';
 
 export const ticketDelivery: RouteDeclaration = {
   ...ticketRouteBase,
   route: '/tickets/(?P<id>[\\d]+)/deliveries/(?P<delivery_id>[\\d]+)',
-  endpoints: [{ methods: ['PATCH'], permission: requireCapability('svc_work_tickets'), args: ticketArgs('delivery'), handler: updateDelivery }],
+  endpoints: [endpoint({ methods: ['PATCH'], permission: requireCapability('svc_work_tickets'), args: ticketArgs('delivery'), handler: updateDelivery })],
 };
 
-async function updateDelivery(req: RestRequest): Promise<unknown> {
+async function updateDelivery(req: TicketRequest<'delivery'>): Promise<unknown> {
   const { id, delivery_id: deliveryId, action, attempts } = req.params;
   return presentDelivery(await actOnDelivery(req.site, id, deliveryId, action, attempts));
 }

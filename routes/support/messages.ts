@@ -1,25 +1,25 @@
 /** support/v1 replies: adding a message (with files) to a ticket. */
-import { RestRequest, RestResponse, RouteDeclaration, requireSignedIn } from '../../lib/wp/rest/route';
+import { RestResponse, RouteDeclaration, endpoint, requireSignedIn } from '../../lib/wp/rest/route';
 import { presentMessage } from '../../lib/support/tickets/present';
 import { addReply, isReplyRequestStored } from '../../lib/support/tickets/reply';
-import { NAMESPACE, actor, ticketArgs, ticketRouteBase } from './common';
+import { NAMESPACE, TicketRequest, actor, ticketArgs, ticketRouteBase } from './common';
 
 export const ticketMessages: RouteDeclaration = {
   ...ticketRouteBase,
   route: '/tickets/(?P<id>[\\d]+)/messages',
   endpoints: [
-    {
+    endpoint({
       methods: ['POST'], permission: requireSignedIn, args: ticketArgs('reply'), handler: addMessage,
       // A retry with a request_key already stored only replays its reply: it is not counted.
       rateLimit: {
         name: 'tickets.reply', limit: 120, windowSeconds: 3600,
         exempt: (req) => isReplyRequestStored(req.site, actor(req), req.params.id, req.params.request_key),
       },
-    },
+    }),
   ],
 };
 
-async function addMessage(req: RestRequest): Promise<RestResponse> {
+async function addMessage(req: TicketRequest<'reply'>): Promise<RestResponse> {
   const who = actor(req);
   const { id, body, version, visibility, request_key: requestKey } = req.params;
   const { message, conversation } = await addReply(req.site, who, id, { body, version, visibility, requestKey, files: req.files });

@@ -1,6 +1,6 @@
 /** support/v1 tickets: the list, opening a ticket, one ticket with its conversation, and changing it. */
 import { WpError } from '../../lib/wp/errors';
-import { RestRequest, RestResponse, RouteDeclaration, requireSignedIn } from '../../lib/wp/rest/route';
+import { RestRequest, RestResponse, RouteDeclaration, endpoint, requireSignedIn } from '../../lib/wp/rest/route';
 import { Actor } from '../../lib/support/tickets/actor';
 import { createTicket, isTicketRequestStored } from '../../lib/support/tickets/create';
 import { listTickets } from '../../lib/support/tickets/list';
@@ -8,18 +8,18 @@ import { presentConversation, presentTicket } from '../../lib/support/tickets/pr
 import { Attachment, Conversation } from '../../lib/support/tickets/types';
 import { updateTicket } from '../../lib/support/tickets/update';
 import { viewConversation } from '../../lib/support/tickets/view';
-import { NAMESPACE, actor, restSource, ticketArgs, ticketRouteBase } from './common';
+import { NAMESPACE, TicketRequest, actor, restSource, ticketArgs, ticketRouteBase } from './common';
 
 export const ticketsCollection: RouteDeclaration = {
   ...ticketRouteBase,
   route: '/tickets',
   endpoints: [
-    { methods: ['GET'], permission: requireSignedIn, args: ticketArgs('list'), handler: getTickets },
-    {
+    endpoint({ methods: ['GET'], permission: requireSignedIn, args: ticketArgs('list'), handler: getTickets }),
+    endpoint({
       methods: ['POST'], permission: requireSignedIn, args: ticketArgs('create'), handler: createTicketItem,
       // A retry with a request_key already stored only replays its ticket: it is not counted.
       rateLimit: { name: 'tickets.create', limit: 20, windowSeconds: 3600, exempt: (req) => isTicketRequestStored(req.site, actor(req), req.params.request_key) },
-    },
+    }),
   ],
 };
 
@@ -27,12 +27,12 @@ export const ticketItem: RouteDeclaration = {
   ...ticketRouteBase,
   route: '/tickets/(?P<id>[\\d]+)',
   endpoints: [
-    { methods: ['GET'], permission: requireSignedIn, args: ticketArgs('item'), handler: getTicket },
-    { methods: ['PATCH'], permission: requireSignedIn, args: ticketArgs('update'), handler: updateTicketItem },
+    endpoint({ methods: ['GET'], permission: requireSignedIn, args: ticketArgs('item'), handler: getTicket }),
+    endpoint({ methods: ['PATCH'], permission: requireSignedIn, args: ticketArgs('update'), handler: updateTicketItem }),
   ],
 };
 
-async function getTickets(req: RestRequest): Promise<RestResponse> {
+async function getTickets(req: TicketRequest<'list'>): Promise<RestResponse> {
   const who = actor(req);
   const { status, priority, assignment, search, page, per_page: perPage } = req.params;
   const result = await listTickets(req.site, who, { status, priority, assignment, search, page, perPage });
@@ -43,7 +43,7 @@ async function getTickets(req: RestRequest): Promise<RestResponse> {
   return new RestResponse(result.tickets.map((t) => presentTicket(t, who))).paginate(result.total, result.totalPages);
 }
 
-async function createTicketItem(req: RestRequest): Promise<RestResponse> {
+async function createTicketItem(req: TicketRequest<'create'>): Promise<RestResponse> {
   const who = actor(req);
   const { subject, body, request_key: requestKey } = req.params;
   const { conversation } = await createTicket(req.site, who, { subject, body, requestKey, files: req.files, source: restSource(req) });
@@ -51,12 +51,12 @@ async function createTicketItem(req: RestRequest): Promise<RestResponse> {
   return new RestResponse(await conversationBody(req, conversation, who), 201, { Location: location });
 }
 
-async function getTicket(req: RestRequest): Promise<unknown> {
+async function getTicket(req: TicketRequest<'item'>): Promise<unknown> {
   const who = actor(req);
   return conversationBody(req, await viewConversation(req.site, who, req.params.id), who);
 }
 
-async function updateTicketItem(req: RestRequest): Promise<unknown> {
+async function updateTicketItem(req: TicketRequest<'update'>): Promise<unknown> {
   const who = actor(req);
   const { id, version, status, priority, assignee } = req.params;
   const ticket = await updateTicket(req.site, who, id, { version, status, priority, assignee });

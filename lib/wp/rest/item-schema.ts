@@ -4,7 +4,8 @@
  * of what OPTIONS shows (get_public_item_schema()); and an operation's args built from item schemas
  * and shared definitions by `$ref`.
  */
-import type { ArgSchema, ArgsSpec } from './args';
+import type { FromSchema, FromSchemaOptions, JSONSchema } from 'json-schema-to-ts';
+import type { ArgSchema, ArgsSpec, TypedArgs } from './args';
 import { SchemaDocument, mergeRef, refTarget, resolveRefs } from './schema-refs';
 
 /**
@@ -101,6 +102,14 @@ export function argsForOperation(
   return args;
 }
 
+/**
+ * Args written out in full (no `$ref`), e.g. `{ force: { type: 'boolean', default: false } } as const`,
+ * typed by their schemas: the endpoint's handler sees them as ParamsOf() gives.
+ */
+export function typedArgs<const E extends Readonly<Record<string, Property>>>(entries: E): TypedArgs<ParamsOf<E, []>> {
+  return argsForOperation(entries, [], 'edit');
+}
+
 /** The argument a `$ref` of an operation entry stands for. */
 function refArg(ref: string, documents: readonly SchemaDocument[], mode: ItemSchemaMode): Property {
   const property = /^(.*)\/properties\/([^/]+)$/.exec(ref);
@@ -125,3 +134,46 @@ function asArg(schema: Property): Record<string, unknown> {
 function isSchema(value: unknown): value is Property {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The params an operation's handler sees, inferred from its entries (json-schema-to-ts)
+// ---------------------------------------------------------------------------------------------
+
+/** What a `$ref` names among `Docs` (by `$id`, then a JSON Pointer), as a type. */
+type RefTarget<Ref, Docs> = Ref extends `${infer Id}#/${infer Pointer}` ? Walk<DocumentById<Docs, Id>, Pointer> : DocumentById<Docs, Ref>;
+type DocumentById<Docs, Id> = Docs extends readonly [infer First, ...infer Rest] ? (First extends { $id: Id } ? First : DocumentById<Rest, Id>) : never;
+type Walk<S, Pointer> = Pointer extends `${infer Head}/${infer Rest}`
+  ? (Head extends keyof S ? Walk<S[Head], Rest> : never)
+  : Pointer extends keyof S ? S[Pointer] : never;
+
+type Defaulted<S> = S extends { default: {} } ? true : S extends { arg_options: { default: {} } } ? true : false;
+type Required<S> = S extends { required: true } ? true : S extends { arg_options: { required: true } } ? true : false;
+
+/**
+ * Whether a validated request always carries the param: it is in the URL, or its entry requires it
+ * or gives it a default, or a shared definition it `$ref`s does. (What a `$ref` to an item property
+ * requires or defaults depends on the mode, so only the entry's own word counts there.)
+ */
+type AlwaysPresent<Name, Entry, Docs, Path> = Name extends Path ? true
+  : Required<Entry> extends true ? true
+  : Defaulted<Entry> extends true ? true
+  : Entry extends { $ref: infer Ref extends string }
+    ? (Ref extends `${string}/properties/${string}` ? false : Required<RefTarget<Ref, Docs>> extends true ? true : Defaulted<RefTarget<Ref, Docs>>)
+    : false;
+
+/** The value of a validated param: json-schema-to-ts's FromSchema (WordPress's `required: true` is no JSON Schema). */
+type ValueOf<Entry, Docs extends readonly SchemaDocument[]> = Omit<Entry, 'required'> extends infer S extends JSONSchema
+  ? ({ references: [...Docs] } extends infer O extends FromSchemaOptions ? FromSchema<S, O> : never)
+  : never;
+
+/**
+ * The params a handler sees once an operation's entries (see argsForOperation()) have validated the
+ * request: each declared param with the type its schema gives, optional unless it is always present
+ * (`Path` names the params the route's URL carries). `Docs` are the documents `$ref`s name.
+ */
+export type ParamsOf<Entries, Docs extends readonly SchemaDocument[], Path extends string = never> = Flat<
+  { -readonly [K in keyof Entries as AlwaysPresent<K, Entries[K], Docs, Path> extends true ? K : never]: ValueOf<Entries[K], Docs> } &
+  { -readonly [K in keyof Entries as AlwaysPresent<K, Entries[K], Docs, Path> extends true ? never : K]?: ValueOf<Entries[K], Docs> }
+>;
+
+type Flat<T> = { [K in keyof T]: T[K] } & {};

@@ -7,21 +7,27 @@ import type { CurrentUser } from '../auth/current-user';
 import type { UploadedFile } from '../http/multipart';
 import type { WpError } from '../errors';
 import type { Site } from '../site';
-import type { ArgSpecMap } from './args';
+import type { TypedArgs } from './args';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The params of a request whose endpoint declares no typed args: values to check before use. */
+export type Params = Record<string, unknown>;
 
 /**
  * What a handler and a permission check see of the request. `P` is the caller when it is not a
  * WordPress user (a mailbox, a connected site, a portal session), as the endpoint's principal
- * resolver identified it.
+ * resolver identified it. `A` is the params as the endpoint's args validated them (TypedArgs).
  */
-export interface RestRequest<P = unknown> {
+export interface RestRequest<P = unknown, A extends object = Params> {
   method: HttpMethod;
   /** The path after the REST prefix, e.g. `/support/v1/tickets/5`. */
   path: string;
-  /** Validated and coerced arguments merged with the rest, in WordPress's order (JSON, body, query, URL, defaults). */
-  params: Record<string, any>;
+  /**
+   * Validated and coerced arguments merged with the rest, in WordPress's order (JSON, body, query,
+   * URL, defaults). Typed as the endpoint's args declare them (undeclared ones are there, untyped).
+   */
+  params: A;
   urlParams: Record<string, string>;
   query: Record<string, unknown>;
   /** The decoded JSON or form body, or null. */
@@ -73,27 +79,29 @@ export class RawResponse {
   ) {}
 }
 
-export interface RateLimitSpec {
+export interface RateLimitSpec<A extends object = Params> {
   /** Bucket name, e.g. `tickets.create`. */
   name: string;
   limit: number;
   windowSeconds: number;
   /** Whose bucket this request counts against (defaults to the user ID, else the address). */
-  key?: (req: RestRequest) => string;
+  key?(req: RestRequest<unknown, A>): string;
   /**
    * True for a request the limit does not apply to, asked after the permission check and before
    * counting: such a request is neither counted nor refused. For retries that can only replay an
    * answer already stored (a repeated `request_key`), so a client retrying past the limit still gets
    * its stored answer. Only say true for requests the handler cannot turn into new work.
    */
-  exempt?: (req: RestRequest) => boolean | Promise<boolean>;
+  exempt?(req: RestRequest<unknown, A>): boolean | Promise<boolean>;
 }
 
 /**
- * One endpoint of a route. Its checks and handler are declared as methods so that an endpoint typed
- * by its principal (`Endpoint<Mailbox>`) fits a route's list of endpoints.
+ * One endpoint of a route, typed by its principal `P` and by the params `A` its args validate. Its
+ * checks and handler are declared as methods so that endpoints typed differently
+ * (`Endpoint<Mailbox>`, `Endpoint<unknown, TicketParams<'update'>>`) fit a route's list of endpoints;
+ * declare a typed one with endpoint(), which checks that its handler reads only what its args give.
  */
-export interface Endpoint<P = unknown> {
+export interface Endpoint<P = unknown, A extends object = Params> {
   methods: HttpMethod[];
   /** Who the caller is when not a WordPress user, resolved at the permission stage before `permission`. */
   principal?(req: RestRequest): Promise<P | WpError>;
@@ -104,9 +112,9 @@ export interface Endpoint<P = unknown> {
    */
   origins?(req: RestRequest): Promise<string[]>;
   /** Required: public endpoints say so with `allowAnyone`. */
-  permission(req: RestRequest<P>): boolean | WpError | Promise<boolean | WpError>;
-  args?: ArgSpecMap;
-  handler(req: RestRequest<P>): unknown;
+  permission(req: RestRequest<P, A>): boolean | WpError | Promise<boolean | WpError>;
+  args?: TypedArgs<A>;
+  handler(req: RestRequest<P, A>): unknown;
   /**
    * Largest request body accepted, in bytes (default DEFAULT_MAX_BODY_BYTES of ../http/body), or a function giving it
    * for the matched URL (e.g. a limit stored with the resource the URL names), asked before the body is read.
@@ -115,7 +123,18 @@ export interface Endpoint<P = unknown> {
   /** Keep the body as raw bytes (`rawBody`) instead of decoding it. */
   rawBody?: boolean;
   /** One bucket, or several (per conversation, per address, site-wide) that each count the request. */
-  rateLimit?: RateLimitSpec | RateLimitSpec[];
+  rateLimit?: RateLimitSpec<A> | RateLimitSpec<A>[];
+}
+
+/**
+ * An endpoint whose permission check, handler and rate limits see `req.params` as its `args` type
+ * them: `A` is inferred from `args` alone. The handler is checked strictly here: one that expects a
+ * param the args do not give (or give another type) does not compile.
+ */
+export function endpoint<A extends object, P = unknown>(
+  declared: Endpoint<P, NoInfer<A>> & { args: TypedArgs<A>; handler: (req: RestRequest<P, NoInfer<A>>) => unknown },
+): Endpoint<P, A> {
+  return declared;
 }
 
 export interface RouteDeclaration {

@@ -34,6 +34,7 @@ export type {
   IndexArg,
   ParamErrorDetail,
   SchemaValue,
+  TypedArgs,
   ValidatedParams,
 } from './types';
 export { coerce } from './coerce';

@@ -49,6 +49,16 @@ export type ArgsSpec = Readonly<Record<string, ArgSchema>>;
 /** Another name for {@link ArgsSpec}. */
 export type ArgSpecMap = ArgsSpec;
 
+declare const PARAMS: unique symbol;
+
+/**
+ * A route's args that also carry, as a type only, the params they validate (`A`): what the
+ * endpoint's handler then sees as `req.params` (../route.ts). The type is the word of the builder
+ * that made them (argsForOperation() callers with ParamsOf, typedArgs(), in ../item-schema.ts); an
+ * endpoint whose args are a plain ArgsSpec sees Params, values of unknown type.
+ */
+export type TypedArgs<A> = ArgsSpec & { readonly [PARAMS]?: A };
+
 type ValueOfType<T, S> = T extends 'string'
   ? string
   : T extends 'integer' | 'number'
