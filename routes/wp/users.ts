@@ -1,28 +1,27 @@
 /** `wp/v2/users/me`: the signed-in user: read, edit or delete oneself, as WordPress 6.1 registers the route. */
 import { WpError } from '../../lib/wp/errors';
-import { ArgSchema } from '../../lib/wp/rest/args';
-import { RouteDeclaration, allowAnyone } from '../../lib/wp/rest/route';
-import { UserContext, presentUser } from '../../lib/wp/rest/endpoints/users-me/present';
+import { RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { presentUser } from '../../lib/wp/rest/endpoints/users-me/present';
 import { canDeleteCurrentUser, deleteCurrentUser } from '../../lib/wp/rest/endpoints/users-me/delete';
 import { canUpdateCurrentUser, updateCurrentUser, userItemSchema } from '../../lib/wp/rest/endpoints/users-me/update';
-import { argsForItemSchema } from '../../lib/wp/rest/item-schema';
-import contextArg from '../../schema/wp/context-arg.json';
+import { argsForItemSchema, typedArgs } from '../../lib/wp/rest/item-schema';
+import { contextArg } from '../../schema/wp/context-arg';
 
 export const usersMe: RouteDeclaration = {
   namespace: 'wp/v2',
   route: '/users/me',
   endpoints: [
-    {
+    endpoint({
       methods: ['GET'],
       // WP: anyone may ask; the handler answers rest_not_logged_in to a caller who is not signed in.
       permission: allowAnyone,
-      args: { context: contextArg as ArgSchema },
+      args: typedArgs({ context: contextArg }),
       handler: async (req) => {
         const { user, caps } = req.user;
         if (!user) throw new WpError('rest_not_logged_in', 'You are not currently logged in.', 401);
-        return presentUser(req.site, user, caps, req.params.context as UserContext, { secure: req.secure });
+        return presentUser(req.site, user, caps, req.params.context, { secure: req.secure });
       },
-    },
+    }),
     {
       methods: ['POST', 'PUT', 'PATCH'],
       permission: canUpdateCurrentUser,
@@ -30,15 +29,15 @@ export const usersMe: RouteDeclaration = {
       args: argsForItemSchema(userItemSchema(), 'edit'),
       handler: updateCurrentUser,
     },
-    {
+    endpoint({
       methods: ['DELETE'],
       permission: canDeleteCurrentUser,
-      args: {
+      args: typedArgs({
         force: { type: 'boolean', default: false, description: 'Required to be true, as users do not support trashing.' },
         reassign: { type: 'integer', description: "Reassign the deleted user's posts and links to this user ID.", required: true },
-      },
+      }),
       handler: deleteCurrentUser,
-    },
+    }),
   ],
   schema: userItemSchema,
 };

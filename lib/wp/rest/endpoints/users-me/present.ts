@@ -3,13 +3,16 @@
  * `view`, `embed` or `edit` context, with the fields in WordPress's order.
  */
 import { createHash } from 'node:crypto';
+import type { FromSchema } from 'json-schema-to-ts';
+import { contextArg } from '../../../../../schema/wp/context-arg';
 import { UserCapabilities } from '../../../capabilities';
 import { PhpValue, maybeUnserialize, toPlain } from '../../../php';
 import { isRestDate } from '../../../formatting';
 import { Site } from '../../../site';
 import { WpUser, userMeta } from '../../../users';
 
-export type UserContext = 'view' | 'embed' | 'edit';
+/** The `context` param's values (schema/wp/context-arg.ts). */
+export type UserContext = FromSchema<typeof contextArg>;
 
 export interface PresentUserOptions {
   /** The request came over HTTPS (is_ssl()): avatars then point at secure.gravatar.com. */
