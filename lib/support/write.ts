@@ -1,10 +1,17 @@
-/** What every support-desk write needs from the site: the transaction, table names, home URL and the time. */
+/**
+ * The one way the support desk writes: writeSupport() reads what the write needs from the site, runs
+ * the work in one transaction (committed before anything is answered), claims the request key when
+ * there is one, and forgets this process's caches that the write made stale.
+ */
 import { Knex } from 'knex';
 import { unixSeconds } from '../wp/clock';
 import { siteDates } from '../wp/dates';
 import { Tables } from '../wp/db/tables';
+import { inTransaction } from '../wp/db/transaction';
 import { Site } from '../wp/site';
+import { RequestKey, claimRequestKey, recordRequestResult, storedResult } from './request-keys';
 
+/** What every support write needs from the site: the transaction, table names, home URL and the time. */
 export interface WriteContext {
   trx: Knex.Transaction;
   tables: Tables;
@@ -16,12 +23,63 @@ export interface WriteContext {
   nowSeconds: number;
 }
 
-/**
- * Reads what a write needs from the site (home URL, site time) BEFORE its transaction opens: on SQLite
- * the transaction holds the only connection, so an option read that missed the cache inside it would
- * wait on itself. Every support write takes its context from here.
- */
-export async function prepareWriteContext(site: Site): Promise<(trx: Knex.Transaction) => WriteContext> {
+export interface WriteOptions {
+  /** Caches of this process that the write makes stale, each forgotten once it has committed (e.g. forgetTicketLists). */
+  invalidates?: Array<(site: Site) => void>;
+}
+
+export interface KeyedWriteOptions<Checked> extends WriteOptions {
+  /** The request's key; absent when the request has none, and the write then simply runs. */
+  requestKey: RequestKey | null | undefined;
+  /**
+   * Runs in the transaction before the key is claimed, and hands its result to the work: what refuses
+   * a request (a ticket the caller may not see) refuses its repeats too, instead of replaying them.
+   */
+  check?: (ctx: WriteContext) => Promise<Checked>;
+}
+
+/** The ID the keyed write stored, or on a repeat of its key the ID its first request stored. */
+export interface KeyedWrite {
+  id: number;
+  replayed: boolean;
+}
+
+/** A write that a request key makes idempotent: the work returns the ID a repeat of the key answers with. */
+export function writeSupport<Checked = undefined>(
+  site: Site, options: KeyedWriteOptions<Checked>, work: (ctx: WriteContext, checked: Checked) => Promise<number>,
+): Promise<KeyedWrite>;
+/** A write without request key: returns what the work returns. */
+export function writeSupport<T>(site: Site, options: WriteOptions, work: (ctx: WriteContext) => Promise<T>): Promise<T>;
+export function writeSupport(site: Site, options: WriteOptions | KeyedWriteOptions<unknown>, work: (ctx: WriteContext, checked?: unknown) => Promise<unknown>): Promise<unknown> {
+  if ('requestKey' in options) return writeOnce(site, options, work as (ctx: WriteContext, checked: unknown) => Promise<number>);
+  return write(site, options, work);
+}
+
+async function writeOnce(site: Site, options: KeyedWriteOptions<unknown>, work: (ctx: WriteContext, checked: unknown) => Promise<number>): Promise<KeyedWrite> {
+  const rk = options.requestKey ?? null;
+  const id = await write(site, options, async (ctx) => {
+    const checked = await options.check?.(ctx);
+    // A concurrent repeat waits here on the key's unique index until the first request commits.
+    if (rk && !(await claimRequestKey(ctx.trx, site.db, rk, ctx.nowSeconds))) return null;
+    const stored = await work(ctx, checked);
+    if (rk) await recordRequestResult(ctx.trx, site.db, rk, stored);
+    return stored;
+  });
+  if (id !== null) return { id, replayed: false };
+  return { id: await storedResult(site.db, rk as RequestKey), replayed: true };
+}
+
+async function write<T>(site: Site, options: WriteOptions, work: (ctx: WriteContext) => Promise<T>): Promise<T> {
+  // What the write needs from the site is read BEFORE its transaction opens: on SQLite the transaction
+  // holds the only connection, so an option read that missed the cache inside it would wait on itself.
+  // Callers read anything else that does not go through `ctx.trx` before calling, for the same reason.
+  const withContext = await prepareWriteContext(site);
+  const result = await inTransaction(site.db, (trx) => work(withContext(trx)));
+  for (const forget of options.invalidates ?? []) forget(site);
+  return result;
+}
+
+async function prepareWriteContext(site: Site): Promise<(trx: Knex.Transaction) => WriteContext> {
   const now = site.clock.now();
   const home = await site.homeUrl();
   const dates = await siteDates(site.options, now);

@@ -6,12 +6,11 @@
  * repeats) is acknowledged too, with a receipt that says why nothing was stored: retrying it is useless.
  */
 import { createHash } from 'node:crypto';
-import { inTransaction } from '../../wp/db/transaction';
 import { Site } from '../../wp/site';
 import { Mailbox } from '../mailboxes/store';
 import { EmailContent, EmailSender, addCustomerReplyFromEmail, addNoteFromEmail, openTicketFromEmail } from '../tickets/intake';
 import { forgetTicketLists } from '../tickets/list';
-import { WriteContext, prepareWriteContext } from '../write';
+import { WriteContext, writeSupport } from '../write';
 import { invalidFields, missingFields } from './errors';
 import { automatedReason, isOwnMessageId } from './loops';
 import { ParsedEmail, parseEmail } from './parse';
@@ -42,19 +41,18 @@ export async function acceptEmail(site: Site, mailbox: Mailbox, raw: Buffer, ide
   if (options.strict && !email) throw invalidFields(['message'], 'The message could not be parsed.');
   if (options.strict && !email?.from) throw missingFields(['from']);
   const key: ReceiptKey = { mailbox: mailbox.key, dedupeKey: dedupeKeyOf(identity, email) };
-  // Reads that do not go through the transaction happen before it opens: on SQLite it holds the only connection.
+  // Read before the write: inside it, only its own transaction may be read (see writeSupport).
   const sender = email?.from ? await senderOf(site, email.from) : null;
-  const prepare = await prepareWriteContext(site);
-  const receipt = await inTransaction(site.db, async (trx) => {
-    const ctx = prepare(trx);
-    const receiptId = await claimReceipt(trx, ctx.tables, key, ctx.nowSeconds);
+  const receipt = await writeSupport(site, {}, async (ctx) => {
+    const receiptId = await claimReceipt(ctx.trx, ctx.tables, key, ctx.nowSeconds);
     if (!receiptId) return null;
     const done: Receipt = { receiptId, ...(await storeEmail(site, ctx, mailbox, email, sender, raw)) };
-    await completeReceipt(trx, ctx.tables, done);
+    await completeReceipt(ctx.trx, ctx.tables, done);
     return done;
   });
   if (receipt) {
-    // This process's cached ticket lists must show the new ticket or the reply's new activity.
+    // This process's cached ticket lists must show the new ticket or the reply's new activity; mail
+    // that was ignored changed no ticket and keeps them (so not `invalidates`, which forgets on every write).
     if (receipt.ticketId !== null) forgetTicketLists(site);
     return { ...receipt, replayed: false };
   }

@@ -5,10 +5,9 @@
  */
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
-import { inTransaction } from '../../wp/db/transaction';
 import { addPostMeta, insertPost, postMetaFor, singleMetaValues, updatePostMeta } from '../../wp/posts';
 import { Site } from '../../wp/site';
-import { prepareWriteContext } from '../write';
+import { writeSupport } from '../write';
 
 export const MAILBOX_POST_TYPE = 'svc_mailbox';
 
@@ -60,26 +59,22 @@ export async function listMailboxes(db: Database): Promise<Mailbox[]> {
 }
 
 export async function insertMailbox(site: Site, mailbox: NewMailbox): Promise<number> {
-  const prepare = await prepareWriteContext(site);
-  return inTransaction(site.db, async (trx) => {
-    const ctx = prepare(trx);
-    const id = await insertPost(trx, ctx.tables, ctx.home, {
+  return writeSupport(site, {}, async (ctx) => {
+    const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
       post_type: MAILBOX_POST_TYPE, post_status: 'publish', post_name: mailbox.key, post_title: mailbox.address, date: ctx.dates,
     });
-    await addPostMeta(trx, ctx.tables, id, metaOf(mailbox));
+    await addPostMeta(ctx.trx, ctx.tables, id, metaOf(mailbox));
     return id;
   });
 }
 
 /** Changes some settings of a mailbox (the address is also its post title). */
 export async function updateMailbox(site: Site, id: number, changes: Partial<NewMailbox>): Promise<void> {
-  const prepare = await prepareWriteContext(site);
-  await inTransaction(site.db, async (trx) => {
-    const ctx = prepare(trx);
+  await writeSupport(site, {}, async (ctx) => {
     for (const [key, value] of Object.entries(metaOf(changes))) await updatePostMeta(ctx.trx, ctx.tables, id, key, value);
     const post: Record<string, string> = { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt };
     if (changes.address !== undefined) post.post_title = changes.address;
-    await trx(ctx.tables.posts).where({ ID: id }).update(post);
+    await ctx.trx(ctx.tables.posts).where({ ID: id }).update(post);
   });
 }
 

@@ -3,19 +3,14 @@
  * `_svc_attempts`, `_svc_last_error`): queued → sending (attempts + 1) → sent | failed. The agent's
  * `cancel` and `retry` (tickets/deliveries.ts) act on the same rows; the attempt count is the
  * compare-and-set both sides use, so an attempt and an agent's action never pass each other unseen.
- *
- * What the writes need from the site is read before each transaction opens (prepareWriteContext): a
- * worker's option reads miss the cache, and inside the transaction they would wait for a second
- * connection that SQLite does not have.
  */
 import { Knex } from 'knex';
-import { inTransaction } from '../../wp/db/transaction';
 import { Site } from '../../wp/site';
 import { MAX_DELIVERY_ATTEMPTS } from '../tickets/deliveries';
 import { DELIVERY_META, POST_TYPE, toDelivery } from '../tickets/rows';
 import { findTicket, loadConversation } from '../tickets/store';
 import { Conversation, Delivery } from '../tickets/types';
-import { WriteContext, prepareWriteContext } from '../write';
+import { WriteContext, writeSupport } from '../write';
 import { postMetaFor, singleMetaValues, updatePostMeta } from '../../wp/posts';
 
 export interface DeliveryAttempt {
@@ -33,9 +28,8 @@ export type AttemptStart = { skipped: string } | DeliveryAttempt;
  */
 export async function beginDeliveryAttempt(site: Site, deliveryId: number): Promise<AttemptStart> {
   let skipped: string | null;
-  const prepare = await prepareWriteContext(site);
   try {
-    skipped = await inTransaction(site.db, (trx) => startAttempt(site, deliveryId, prepare(trx)));
+    skipped = await writeSupport(site, {}, (ctx) => startAttempt(site, deliveryId, ctx));
   } catch (err) {
     if (!(err instanceof ChangedMeanwhile)) throw err;
     skipped = `delivery ${deliveryId} changed while the attempt started`;
@@ -74,14 +68,12 @@ async function startAttempt(site: Site, deliveryId: number, ctx: WriteContext): 
  * agent cancelled meanwhile (a cancel cannot recall a message); a failure does not undo a cancel.
  */
 export async function finishDeliveryAttempt(site: Site, deliveryId: number, error: string | null): Promise<void> {
-  const prepare = await prepareWriteContext(site);
-  await inTransaction(site.db, async (trx) => {
-    const ctx = prepare(trx);
+  await writeSupport(site, {}, async (ctx) => {
     const from = error === null ? ['sending', 'cancelled'] : ['sending'];
-    await trx(site.db.tables.postmeta).where({ post_id: deliveryId, meta_key: DELIVERY_META.status }).whereIn('meta_value', from)
+    await ctx.trx(ctx.tables.postmeta).where({ post_id: deliveryId, meta_key: DELIVERY_META.status }).whereIn('meta_value', from)
       .update({ meta_value: error === null ? 'sent' : 'failed' });
     await updatePostMeta(ctx.trx, ctx.tables, deliveryId, DELIVERY_META.lastError, (error ?? '').slice(0, 1000));
-    await trx(site.db.tables.posts).where({ ID: deliveryId }).update({ post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
+    await ctx.trx(ctx.tables.posts).where({ ID: deliveryId }).update({ post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
   });
 }
 

@@ -2,18 +2,17 @@
  * Opening a ticket: the ticket, its first message and any files, the `ticket_created` event for the
  * team alert, and the request key, all in one transaction committed before the answer.
  */
-import { inTransaction } from '../../wp/db/transaction';
 import { Site } from '../../wp/site';
 import { forgetTicketLists } from './list';
 import { enqueueJob } from '../jobs/enqueue';
 import { Actor } from './actor';
 import { attachFiles, checkFileCount, fileFingerprints } from './attachments';
-import { RequestKey, claimRequestKey, isRequestKeyStored, recordRequestResult, storedResult } from '../request-keys';
+import { isRequestKeyStored } from '../request-keys';
 import { ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
 import { AuthorKind, Conversation, IncomingFile } from './types';
 import { insertMessage, insertTicket } from './writes';
-import { WriteContext, prepareWriteContext } from '../write';
+import { WriteContext, writeSupport } from '../write';
 
 export interface NewTicket {
   subject: string;
@@ -35,26 +34,19 @@ const TICKET_SCOPE = 'ticket';
 
 export async function createTicket(site: Site, actor: Actor, input: NewTicket): Promise<OpenedTicket> {
   checkFileCount(input.files);
-  const rk: RequestKey | null = input.requestKey
+  const requestKey = input.requestKey
     ? { userId: actor.userId, scope: TICKET_SCOPE, key: input.requestKey, request: await requestOf(input) }
     : null;
-  // Read what the write needs before the transaction: on SQLite it holds the only connection.
-  const withTransaction = await prepareWriteContext(site);
-  const id = await inTransaction(site.db, async (trx) => {
-    const ctx = withTransaction(trx);
-    if (rk && !(await claimRequestKey(trx, site.db, rk, ctx.nowSeconds))) return null;
-    const { ticketId } = await openTicket(site, ctx, {
+  const { id, replayed } = await writeSupport(site, { requestKey, invalidates: [forgetTicketLists] }, async (ctx) => {
+    const opened = await openTicket(site, ctx, {
       subject: input.subject, body: input.body, source: input.source, files: input.files,
       customer: { userId: actor.userId, name: actor.name, email: actor.email }, authorKind: actor.agent ? 'agent' : 'customer',
     });
-    if (rk) await recordRequestResult(trx, site.db, rk, ticketId);
-    return ticketId;
+    return opened.ticketId;
   });
-  forgetTicketLists(site);
-  const ticketId = id ?? (await storedResult(site.db, rk as RequestKey));
-  const ticket = await findTicket(site.db, ticketId);
+  const ticket = await findTicket(site.db, id);
   if (!ticket) throw ticketNotFound();
-  return { conversation: await loadConversation(site.db, ticket, true), replayed: id === null };
+  return { conversation: await loadConversation(site.db, ticket, true), replayed };
 }
 
 /** True when `requestKey` already opened a ticket for this actor: createTicket() would only replay it. */

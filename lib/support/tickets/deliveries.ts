@@ -3,14 +3,12 @@
  * all), `cancel` stops one that has not been sent. The caller sends the `attempts` count it saw; a
  * different count means someone acted in between, and the request is refused with the current one.
  */
-import { unixSeconds } from '../../wp/clock';
 import { WpError } from '../../wp/errors';
-import { inTransaction } from '../../wp/db/transaction';
 import { Site } from '../../wp/site';
 import { enqueueJob } from '../jobs/enqueue';
 import { DELIVERY_META, POST_TYPE, toDelivery } from './rows';
 import { Delivery } from './types';
-import { prepareWriteContext } from '../write';
+import { writeSupport } from '../write';
 import { postMetaFor, singleMetaValues, updatePostMeta } from '../../wp/posts';
 
 export const MAX_DELIVERY_ATTEMPTS = 5;
@@ -18,25 +16,22 @@ export const MAX_DELIVERY_ATTEMPTS = 5;
 export type DeliveryAction = 'retry' | 'cancel';
 
 export async function actOnDelivery(site: Site, ticketId: number, deliveryId: number, action: DeliveryAction, attempts: number): Promise<Delivery> {
-  // Read what the write needs before the transaction: on SQLite it holds the only connection.
-  const withTransaction = await prepareWriteContext(site);
-  await inTransaction(site.db, async (trx) => {
-    const delivery = await findDelivery(site, ticketId, deliveryId, trx);
+  await writeSupport(site, {}, async (ctx) => {
+    const delivery = await findDelivery(site, ticketId, deliveryId, ctx.trx);
     if (delivery.attempts !== attempts) {
       throw new WpError('svc_delivery_conflict', 'The delivery has changed since this attempt count. Load it again and retry.', 409, { attempts: delivery.attempts, delivery_status: delivery.status });
     }
-    const ctx = withTransaction(trx);
     const next = nextStatus(delivery, action);
     // The status row is the concurrency check: it moves only from the status just read.
-    const moved = await trx(site.db.tables.postmeta)
+    const moved = await ctx.trx(ctx.tables.postmeta)
       .where({ post_id: deliveryId, meta_key: DELIVERY_META.status, meta_value: delivery.status })
       .update({ meta_value: next });
     if (!moved) throw new WpError('svc_delivery_conflict', 'The delivery changed while this request ran. Load it again and retry.', 409, { attempts: delivery.attempts });
     if (action === 'retry') {
       await updatePostMeta(ctx.trx, ctx.tables, deliveryId, DELIVERY_META.lastError, '');
-      await enqueueJob(trx, site.db.tables, 'email_delivery', { delivery_id: deliveryId }, unixSeconds(site.clock));
+      await enqueueJob(ctx.trx, ctx.tables, 'email_delivery', { delivery_id: deliveryId }, ctx.nowSeconds);
     }
-    await trx(site.db.tables.posts).where({ ID: deliveryId }).update({ post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
+    await ctx.trx(ctx.tables.posts).where({ ID: deliveryId }).update({ post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
   });
   return findDelivery(site, ticketId, deliveryId);
 }

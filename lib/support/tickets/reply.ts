@@ -4,18 +4,17 @@
  * changes neither. Every reply moves the version and the last-activity time.
  */
 import { WpError } from '../../wp/errors';
-import { inTransaction } from '../../wp/db/transaction';
 import { Site } from '../../wp/site';
 import { forgetTicketLists } from './list';
 import { enqueueJob } from '../jobs/enqueue';
 import { Actor } from './actor';
 import { attachFiles, checkFileCount, fileFingerprints } from './attachments';
-import { RequestKey, claimRequestKey, isRequestKeyStored, recordRequestResult, storedResult } from '../request-keys';
+import { isRequestKeyStored } from '../request-keys';
 import { canSeeTicket, ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
 import { Conversation, IncomingFile, Message, Ticket, TicketStatus, Visibility } from './types';
 import { advanceVersion, insertDelivery, insertMessage, touchTicket } from './writes';
-import { WriteContext, prepareWriteContext } from '../write';
+import { WriteContext, writeSupport } from '../write';
 
 export interface NewReply {
   body: string;
@@ -36,24 +35,23 @@ export async function addReply(site: Site, actor: Actor, ticketId: number, input
   if (input.visibility === 'internal' && !actor.agent) {
     throw new WpError('svc_cannot_post_internal', 'Only agents can add internal notes.', 403);
   }
-  const rk: RequestKey | null = input.requestKey
+  const requestKey = input.requestKey
     ? { userId: actor.userId, scope: replyScope(ticketId), key: input.requestKey, request: await requestOf(input) }
     : null;
-  // Read what the write needs before the transaction: on SQLite it holds the only connection.
-  const withTransaction = await prepareWriteContext(site);
-  const id = await inTransaction(site.db, async (trx) => {
-    const ticket = await findTicket(site.db, ticketId, trx);
-    if (!ticket || !canSeeTicket(actor, ticket)) throw ticketNotFound();
-    const ctx = withTransaction(trx);
-    if (rk && !(await claimRequestKey(trx, site.db, rk, ctx.nowSeconds))) return null;
+  const { id, replayed } = await writeSupport(site, {
+    requestKey, invalidates: [forgetTicketLists], check: (ctx) => visibleTicket(site, actor, ticketId, ctx),
+  }, async (ctx, ticket) => {
     await advanceVersion(ctx, ticketId, input.version);
-    const messageId = await storeReply(site, ctx, authorOf(actor), ticket, input);
-    if (rk) await recordRequestResult(trx, site.db, rk, messageId);
-    return messageId;
+    return storeReply(site, ctx, authorOf(actor), ticket, input);
   });
-  forgetTicketLists(site);
-  const messageId = id ?? (await storedResult(site.db, rk as RequestKey));
-  return { ...(await reload(site, ticketId, messageId)), replayed: id === null };
+  return { ...(await reload(site, ticketId, id)), replayed };
+}
+
+/** The ticket, when the actor may see it; any other ticket is not found (the same answer as a missing one). */
+async function visibleTicket(site: Site, actor: Actor, ticketId: number, ctx: WriteContext): Promise<Ticket> {
+  const ticket = await findTicket(site.db, ticketId, ctx.trx);
+  if (!ticket || !canSeeTicket(actor, ticket)) throw ticketNotFound();
+  return ticket;
 }
 
 /** True when `requestKey` already added a reply to this ticket for this actor: addReply() would only replay it. */

@@ -3,7 +3,6 @@
  * is refused with 409 and the current version, and changes nothing.
  */
 import { WpError } from '../../wp/errors';
-import { inTransaction } from '../../wp/db/transaction';
 import { Site } from '../../wp/site';
 import { forgetTicketLists } from './list';
 import { readSettings } from '../settings';
@@ -12,7 +11,7 @@ import { canSeeTicket, checkEditableFields, checkStatusMove, staleVersion, ticke
 import { TICKET_META } from './rows';
 import { findTicket } from './store';
 import { Ticket, TicketPriority, TicketStatus } from './types';
-import { prepareWriteContext } from '../write';
+import { writeSupport } from '../write';
 import { advanceVersion, touchTicket } from './writes';
 import { updatePostMeta } from '../../wp/posts';
 
@@ -29,17 +28,14 @@ export async function updateTicket(site: Site, actor: Actor, ticketId: number, c
   const fields = (['status', 'priority', 'assignee'] as const).filter((f) => changes[f] !== undefined);
   const fieldError = checkEditableFields(actor, fields);
   if (changes.assignee) await checkAssignee(site, changes.assignee);
-  // Read what the write needs before the transaction: on SQLite it holds the only connection.
-  const withTransaction = await prepareWriteContext(site);
-  await inTransaction(site.db, async (trx) => {
-    const ticket = await findTicket(site.db, ticketId, trx);
+  await writeSupport(site, { invalidates: [forgetTicketLists] }, async (ctx) => {
+    const ticket = await findTicket(site.db, ticketId, ctx.trx);
     if (!ticket || !canSeeTicket(actor, ticket)) throw ticketNotFound();
     if (fieldError) throw fieldError;
     if (changes.status) {
       const moveError = checkStatusMove(actor, ticket.status, changes.status, settings);
       if (moveError) throw moveError;
     }
-    const ctx = withTransaction(trx);
     if (!differs(ticket, changes)) {
       if (ticket.version !== changes.version) throw staleVersion(ticket.version);
       return;
@@ -49,7 +45,6 @@ export async function updateTicket(site: Site, actor: Actor, ticketId: number, c
     if (changes.assignee !== undefined) await updatePostMeta(ctx.trx, ctx.tables, ticketId, TICKET_META.assignee, changes.assignee || null);
     await touchTicket(ctx, ticketId, changes.status);
   });
-  forgetTicketLists(site);
   const updated = await findTicket(site.db, ticketId);
   if (!updated) throw ticketNotFound();
   return updated;
