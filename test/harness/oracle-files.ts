@@ -8,7 +8,7 @@ import path from 'node:path';
 export const ORACLE_DIR = path.resolve(__dirname, '../../fixtures/oracle');
 
 /** The files copied from the shared oracle, the only ones the tests read. */
-export const ORACLE_FILES = ['credentials.json', 'wp-core-traffic.json', 'wp-oracle.sql'] as const;
+export const ORACLE_FILES = ['credentials.json', 'formatting-vectors.json', 'wp-core-traffic.json', 'wp-oracle.sql'] as const;
 
 export type OracleFile = (typeof ORACLE_FILES)[number];
 
