@@ -165,7 +165,7 @@ describe('fuzz: body decoders', function () {
     });
 
     it('take time about linear in the length of the text, however it is built', () => {
-      const fragment = joined([...NAME_PIECES, ...VALUE_PIECES, '&', '=', '[', '[a]', '[]', '%5B'], 10, 1);
+      const fragment = joined([...NAME_PIECES, ...VALUE_PIECES, '&', '=', '[', '[a]', '[]', '%5B'], 10, 1).filter((piece) => piece.length > 0);
       fc.assert(fc.property(fragment, (piece) => {
         const text = (chars: number) => piece.repeat(Math.ceil(chars / piece.length));
         const small = text(2_000);
