@@ -21,5 +21,5 @@ export { ALLOWED_PROTOCOLS, ksesBadProtocol } from './protocols';
 export { escUrlRaw, sanitizeEmail } from './urls';
 export { isValidUsername, sanitizeUser } from './users';
 export { removeAccents } from './accents';
-export { sanitizeTitle } from './titles';
+export { sanitizeTitle, sanitizeTitleWithDashes } from './titles';
 export { isEmail, isHexColor, isIpAddress, isRestDate, isUuid } from './formats';

@@ -19,6 +19,13 @@ export function phpTrim(value: string, chars = ' \t\n\r\0\x0B'): string {
   return value.slice(start, end);
 }
 
+/**
+ * PCRE's `\s` as WordPress's patterns use it, without the `u` modifier: only the ASCII white space
+ * (space, tab, line feed, vertical tab, form feed, carriage return). JavaScript's `\s` also takes
+ * U+00A0, U+2028, U+FEFF and the other Unicode spaces, which PHP leaves alone.
+ */
+export const PCRE_SPACE = '[ \\t\\n\\v\\f\\r]';
+
 /** mb_strlen(): the number of code points. */
 export function mbStrlen(value: string): number {
   let n = 0;

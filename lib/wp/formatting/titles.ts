@@ -1,5 +1,6 @@
 /**
- * Slugs: sanitize_title() in the `save` context, with the utf8_uri_encode() it percent-encodes with.
+ * Slugs: sanitize_title() and sanitize_title_with_dashes() in the `save` context, with the
+ * utf8_uri_encode() they percent-encode with.
  */
 
 import { removeAccents } from './accents';
@@ -41,11 +42,11 @@ function replaceAll(text: string, from: readonly string[], to: string): string {
 }
 
 /**
- * WP: sanitize_title() in the `save` context (remove_accents(), then sanitize_title_with_dashes()):
- * lower case, non-ASCII percent-encoded, punctuation out, spaces and dots as single hyphens.
+ * WP: sanitize_title_with_dashes() in the `save` context: lower case, non-ASCII percent-encoded,
+ * punctuation out, spaces and dots as single hyphens.
  */
-export function sanitizeTitle(input: string): string {
-  let title = phpStripTags(removeAccents(input));
+export function sanitizeTitleWithDashes(input: string): string {
+  let title = phpStripTags(input);
   title = title.replace(/%([a-fA-F0-9][a-fA-F0-9])/g, '---$1---').replace(/%/g, '').replace(/---([a-fA-F0-9][a-fA-F0-9])---/g, '%$1');
   title = utf8UriEncode(title.toLowerCase(), 200).toLowerCase();
   title = replaceAll(title, TO_HYPHEN, '-');
@@ -56,4 +57,9 @@ export function sanitizeTitle(input: string): string {
   title = title.replace(/&.+?;/g, '').replace(/\./g, '-');
   title = title.replace(/[^%a-z0-9 _-]/g, '').replace(/\s+/g, '-').replace(/-+/g, '-');
   return phpTrim(title, '-');
+}
+
+/** WP: sanitize_title() in the `save` context: remove_accents(), then sanitize_title_with_dashes(). */
+export function sanitizeTitle(input: string): string {
+  return sanitizeTitleWithDashes(removeAccents(input));
 }
