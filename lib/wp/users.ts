@@ -6,6 +6,7 @@
  */
 import { Database } from './db/database';
 import { FreshCache } from './fresh-cache';
+import { sanitizeUser } from './formatting';
 import { PlainValue, maybeSerialize, maybeUnserialize, toPlain } from './php';
 
 export interface WpUser {
@@ -112,13 +113,12 @@ export function userMeta(user: WpUser, key: string): PlainValue | undefined {
   return values && values.length ? toPlain(maybeUnserialize(values[0] as string)) : undefined;
 }
 
-/** WP: sanitize_user() in non-strict mode, as get_user_by('login') applies it: tags and entities out, whitespace folded. */
+/**
+ * WP: sanitize_user() in non-strict mode, as get_user_by('login') applies it before the lookup: tags
+ * (script and style with their content), accents, octets and entities out, white space folded.
+ */
 export function sanitizeUserLogin(login: string): string {
-  return login
-    .replace(/<[^>]*>/g, '')
-    .replace(/&[a-z0-9#]+;/gi, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return sanitizeUser(login);
 }
 
 function toUser(row: Record<string, unknown>, meta: Array<{ meta_key: string; meta_value: string | null }>): WpUser {
