@@ -5,6 +5,7 @@
  * `[all]` lists every field. An unknown name becomes an empty string, as in the plugin family.
  */
 import { isCleanAddress } from '../mail/address';
+import { escHtml } from '../wp/formatting';
 import type { FieldValue, SubmissionData } from './store';
 
 export type Escape = (text: string) => string;
@@ -44,9 +45,8 @@ export function valueAt(data: SubmissionData, name: string): FieldValue | undefi
   return current;
 }
 
-/** HTML text escaping (WordPress's esc_html()). */
-export const escapeHtml: Escape = (text) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+/** HTML text escaping: WordPress's esc_html(), which keeps entities already in the text (`&amp;` stays `&amp;`). */
+export const escapeHtml: Escape = (text) => escHtml(text);
 
 /** One header-safe line: tags and line breaks removed, so a value cannot add a header. */
 export const headerText: Escape = (text) => text.replace(/<[^>]*>/g, '').replace(/[\r\n]+/g, ' ').trim();
