@@ -24,5 +24,6 @@ export { ALLOWED_PROTOCOLS, ksesBadProtocol } from './protocols';
 export { escUrlRaw, sanitizeEmail } from './urls';
 export { isValidUsername, sanitizeUser } from './users';
 export { removeAccents } from './accents';
-export { sanitizeTitle, sanitizeTitleWithDashes } from './titles';
+export type { TitleContext } from './titles';
+export { sanitizeTitle, sanitizeTitleForQuery, sanitizeTitleWithDashes, truncatePostSlug } from './titles';
 export { isEmail, isHexColor, isIpAddress, isRestDate, isUuid } from './formats';

@@ -26,7 +26,7 @@ const oracle = JSON.parse(fs.readFileSync(oracleFile('formatting-vectors.json'),
 /** Each WordPress function we implement, with the functions of ours that claim to do what it does. */
 const CHECKED: Record<string, Record<string, (input: string) => string | false>> = {
   sanitize_title: { 'sanitizeTitle (lib/wp/formatting)': sanitizeTitle },
-  sanitize_title_with_dashes_save: { 'sanitizeTitleWithDashes (lib/wp/formatting)': (s) => sanitizeTitleWithDashes(s) },
+  sanitize_title_with_dashes_save: { "sanitizeTitleWithDashes 'save' (lib/wp/formatting)": (s) => sanitizeTitleWithDashes(s, 'save') },
   sanitize_text_field: { 'sanitizeTextField (lib/wp/formatting)': sanitizeTextField },
   sanitize_email: { 'sanitizeEmail (lib/wp/formatting)': sanitizeEmail },
   // WordPress's is_email() returns the address itself or false; ours says yes or no.
