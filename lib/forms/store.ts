@@ -8,6 +8,7 @@ import { Knex } from 'knex';
 import { Database } from '../wp/db/database';
 import { mysqlDateTime, siteDates } from '../wp/dates';
 import { addPostMeta, insertPost, updatePostMeta } from '../wp/posts';
+import { sanitizeTitle, sanitizeTitleForQuery, truncatePostSlug } from '../wp/formatting';
 import { phpJsonEncode } from '../wp/php/json';
 import type { Site } from '../wp/site';
 import {
@@ -59,11 +60,15 @@ export async function listForms(db: Database): Promise<FormSummary[]> {
   return rows.map((r: Record<string, unknown>) => ({ id: Number(r.ID), title: String(r.post_title), slug: String(r.post_name) }));
 }
 
-/** A form by ID (any status), or by slug (published only, as the plugin family looks slugs up). Two queries. */
+/**
+ * A form by ID (any status), or by slug (published only, as the plugin family looks slugs up). A slug
+ * is looked up as WordPress looks one up from a URL (sanitize_title_for_query()), so `Москва` finds the
+ * form saved as `%d0%bc%d0%be…`. Two queries.
+ */
 export async function findForm(db: Database, idOrSlug: number | string): Promise<Form | null> {
   const query = db.knex(db.tables.posts).where({ post_type: FORM_POST_TYPE });
   if (typeof idOrSlug === 'number') query.where({ ID: idOrSlug });
-  else query.where({ post_name: idOrSlug, post_status: 'publish' }).orderBy('ID');
+  else query.where({ post_name: sanitizeTitleForQuery(idOrSlug), post_status: 'publish' }).orderBy('ID');
   const post = await query.first('ID', 'post_title', 'post_name', 'post_status', 'post_content');
   if (!post) return null;
   const meta = await firstMetaValues(db, Number(post.ID));
@@ -241,19 +246,30 @@ async function writeMessages(trx: Knex.Transaction, db: Database, postId: number
   }
 }
 
-/** WP: sanitize_title() then wp_unique_post_slug() among forms: `contact`, `contact-2`, … One query. */
+/**
+ * The slug of a form whose title (or the slug asked for) sanitizes to nothing, as `<img src=x>` does.
+ * A title in any script sanitizes to something: `日本語` to `%e6%97%a5%e6%9c%ac%e8%aa%9e`.
+ */
+const FALLBACK_SLUG = 'form';
+
+/**
+ * WP: sanitize_title() then wp_unique_post_slug() among forms: `contact`, `contact-2`, … with each
+ * suffixed slug cut by _truncate_post_slug() to stay within post_name's 200 characters. A title that
+ * sanitizes to nothing (`!!!`, `<b></b>`) gives `form`, where WordPress would use the post ID. One query.
+ */
 async function uniqueSlug(trx: Knex.Transaction, db: Database, wanted: string, selfId: number): Promise<string> {
-  const base = sanitizeTitle(wanted) || 'form';
+  const base = sanitizeTitle(wanted) || FALLBACK_SLUG;
+  // Every candidate starts with the base cut for the longest suffix we could need; `%` and `_` in
+  // the pattern match more than themselves, which only reads a few more rows for the exact check.
+  const prefix = truncatePostSlug(base, 200 - 11);
   const taken = new Set((await trx(db.tables.posts)
     .where({ post_type: FORM_POST_TYPE }).whereNot({ ID: selfId })
-    .where((q) => q.where({ post_name: base }).orWhere('post_name', 'like', `${base}-%`))
+    .where((q) => q.where({ post_name: base }).orWhere('post_name', 'like', `${prefix}%`))
     .select('post_name')).map((r: { post_name: string }) => r.post_name.toLowerCase()));
   if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
-}
-
-/** WP: sanitize_title_with_dashes(): lower case ASCII letters, digits, `_` and single dashes, at most 200 bytes. */
-export function sanitizeTitle(title: string): string {
-  return title.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/<[^>]*>/g, '').toLowerCase()
-    .replace(/[^a-z0-9 _-]/g, '').trim().replace(/[\s-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 200);
+  for (let n = 2; ; n++) {
+    const suffix = String(n);
+    const candidate = `${truncatePostSlug(base, 200 - (suffix.length + 1))}-${suffix}`;
+    if (!taken.has(candidate)) return candidate;
+  }
 }
