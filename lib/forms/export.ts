@@ -27,9 +27,12 @@ export function csvCell(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** A download name from the form's slug and the day: `contact-submissions-2026-11-22.csv`. */
+/**
+ * A download name from the form's slug and the day: `contact-submissions-2026-11-22.csv`. The
+ * percent-encoded octets of a non-Latin slug (`%d0%bc…`) are left out rather than spelled as hex.
+ */
 export function exportFilename(slug: string, utcDate: string): string {
-  const base = slug.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'form';
+  const base = slug.toLowerCase().replace(/%[0-9a-f]{2}/g, '').replace(/[^a-z0-9-]+/g, '-').replace(/-{2,}/g, '-').replace(/^-+|-+$/g, '') || 'form';
   return `${base}-submissions-${utcDate.slice(0, 10)}.csv`;
 }
 

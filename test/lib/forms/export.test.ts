@@ -33,5 +33,7 @@ describe('submission export (CSV)', () => {
   it('names the file after the slug and the day', () => {
     assert.equal(exportFilename('Contact Us!', '2026-11-22 10:00:00'), 'contact-us-submissions-2026-11-22.csv');
     assert.equal(exportFilename('', '2026-11-22 10:00:00'), 'form-submissions-2026-11-22.csv');
+    assert.equal(exportFilename('%d0%bc%d0%be%d1%81%d0%ba%d0%b2%d0%b0', '2026-11-22 10:00:00'), 'form-submissions-2026-11-22.csv');
+    assert.equal(exportFilename('emoji-%f0%9f%98%80-form', '2026-11-22 10:00:00'), 'emoji-form-submissions-2026-11-22.csv');
   });
 });
