@@ -44,6 +44,17 @@ describe('form pages', function () {
       }
     });
 
+    it("finds a form by its percent-encoded slug, however the path spells it, as WordPress's sanitize_title_for_query() does", async () => {
+      const slug = '%d0%bc%d0%be%d1%81%d0%ba%d0%b2%d0%b0';
+      const moscow = await insertFormRow(fs.site, { title: 'Москва', slug });
+      for (const key of [slug, slug.toUpperCase(), encodeURIComponent('Москва'), encodeURIComponent('москва')]) {
+        const res = await request(fs.app).get(`/frm/embed/${key}/fragment`);
+        assert.equal(res.status, 200, key);
+        assert.ok(res.text.includes(`data-id="${moscow}"`), key);
+        assert.ok(res.text.includes(`data-slug="${slug}"`), key);
+      }
+    });
+
     it('answers 404 for an unknown or unpublished form', async () => {
       const draft = await insertFormRow(fs.site, { status: 'draft', slug: 'secret-draft' });
       for (const key of ['999999', String(draft), 'secret-draft', 'no-such-form']) {
