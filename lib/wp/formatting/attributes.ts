@@ -38,35 +38,35 @@ export function parseAttributes(input: string, protocols: readonly string[]): Pa
         worked = true;
       }
     } else if (mode === 1) {
-      if ((m = /^\s*=\s*/.exec(rest))) {
+      if ((m = /^[ \t\n\v\f\r]*=[ \t\n\v\f\r]*/.exec(rest))) {
         rest = rest.slice(m[0].length);
         mode = 2;
         worked = true;
-      } else if ((m = /^\s+/.exec(rest))) {
+      } else if ((m = /^[ \t\n\v\f\r]+/.exec(rest))) {
         add(name, name);
         rest = rest.slice(m[0].length);
         mode = 0;
         worked = true;
       }
-    } else if ((m = /^"([^"]*)"(\s+|\/?$)/.exec(rest))) {
+    } else if ((m = /^"([^"]*)"([ \t\n\v\f\r]+|\/?$)/.exec(rest))) {
       add(name, `${name}="${value(name, m[1] as string)}"`);
-      rest = rest.replace(/^"[^"]*"(\s+|$)/, '');
+      rest = rest.replace(/^"[^"]*"([ \t\n\v\f\r]+|$)/, '');
       mode = 0;
       worked = true;
-    } else if ((m = /^'([^']*)'(\s+|\/?$)/.exec(rest))) {
+    } else if ((m = /^'([^']*)'([ \t\n\v\f\r]+|\/?$)/.exec(rest))) {
       add(name, `${name}='${value(name, m[1] as string)}'`);
-      rest = rest.replace(/^'[^']*'(\s+|$)/, '');
+      rest = rest.replace(/^'[^']*'([ \t\n\v\f\r]+|$)/, '');
       mode = 0;
       worked = true;
-    } else if ((m = /^([^\s"']+)(\s+|\/?$)/.exec(rest))) {
+    } else if ((m = /^([^ \t\n\v\f\r"']+)([ \t\n\v\f\r]+|\/?$)/.exec(rest))) {
       add(name, `${name}="${value(name, m[1] as string)}"`);
-      rest = rest.replace(/^[^\s"']+(\s+|$)/, '');
+      rest = rest.replace(/^[^ \t\n\v\f\r"']+([ \t\n\v\f\r]+|$)/, '');
       mode = 0;
       worked = true;
     }
     if (!worked) {
       // WP: wp_kses_html_error(): drop the malformed run and start over.
-      const skipped = rest.replace(/^("[^"]*("|$)|'[^']*('|$)|\S)*\s*/, '');
+      const skipped = rest.replace(/^("[^"]*("|$)|'[^']*('|$)|[^ \t\n\v\f\r])*[ \t\n\v\f\r]*/, '');
       rest = skipped.length < rest.length ? skipped : rest.slice(1);
       mode = 0;
     }

@@ -55,13 +55,13 @@ function ksesPiece(raw: string, allowed: AllowedHtml, protocols: readonly string
     piece = piece.replace(/--+/g, '-').replace(/-$/, '');
     return `<!--${piece}-->`;
   }
-  const m = /^<\s*(\/\s*)?([a-zA-Z0-9-]+)([^>]*)>?$/.exec(piece);
+  const m = /^<[ \t\n\v\f\r]*(\/[ \t\n\v\f\r]*)?([a-zA-Z0-9-]+)([^>]*)>?$/.exec(piece);
   if (!m) return '';
   const [, slash = '', element = '', attrList = ''] = m;
   const attrs = allowed[element.toLowerCase()];
   if (attrs === undefined) return '';
   if (slash.trim() !== '') return `</${element}>`;
-  const xhtmlSlash = /\s*\/\s*$/.test(attrList) ? ' /' : '';
+  const xhtmlSlash = /[ \t\n\v\f\r]*\/[ \t\n\v\f\r]*$/.test(attrList) ? ' /' : '';
   if (attrs.length === 0) return `<${element}${xhtmlSlash}>`;
   let kept = '';
   for (const attr of parseAttributes(attrList, protocols)) {

@@ -37,7 +37,7 @@ function badProtocolOnce(input: string, protocols: readonly string[], count: num
   const before = text.slice(0, m.index);
   if (/\/\?/.test(before)) return text;
   let after = phpTrim(text.slice(m.index + m[0].length));
-  const scheme = ksesNoNull(decodeNumericEntities(before).replace(/\s/g, '')).toLowerCase();
+  const scheme = ksesNoNull(decodeNumericEntities(before).replace(/[ \t\n\v\f\r]/g, '')).toLowerCase();
   const protocol = protocols.some((p) => p.toLowerCase() === scheme) ? `${scheme}:` : '';
   if (protocol === 'feed:') {
     if (count > 2) return '';

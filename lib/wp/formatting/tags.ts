@@ -16,7 +16,7 @@ export function phpStripTags(input: string): string {
   let i = 0;
   while (i < input.length) {
     const ch = input[i] as string;
-    if (ch !== '<' || i + 1 >= input.length || /\s/.test(input[i + 1] as string)) {
+    if (ch !== '<' || i + 1 >= input.length || /[ \t\n\v\f\r]/.test(input[i + 1] as string)) {
       if (!(ch === '<' && i + 1 >= input.length)) out += ch;
       i++;
       continue;
