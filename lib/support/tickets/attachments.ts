@@ -35,13 +35,17 @@ export function sniffImageType(bytes: Buffer): InlineImageType | null {
   return null;
 }
 
+/** wp_posts.post_mime_type is a varchar(100). */
+const MIME_TYPE_MAX = 100;
+
 /** The type stored for a file: its real image type, else the declared type when well formed, else octet-stream. */
 export function storedMimeType(bytes: Buffer, declared: string): string {
   const image = sniffImageType(bytes);
   if (image) return image;
   const type = declared.toLowerCase().split(';')[0]?.trim() ?? '';
-  // A declared image type the bytes do not bear out is not trusted.
-  if (type.startsWith('image/') || !/^[a-z]+\/[a-z0-9.+-]+$/.test(type)) return 'application/octet-stream';
+  // A declared image type the bytes do not bear out is not trusted; nor is one longer than
+  // post_mime_type holds (varchar(100)), which MySQL would cut short.
+  if (type.startsWith('image/') || type.length > MIME_TYPE_MAX || !/^[a-z]+\/[a-z0-9.+-]+$/.test(type)) return 'application/octet-stream';
   return type;
 }
 

@@ -69,6 +69,17 @@ describe('ticket attachments', function () {
     assert.match(res.headers['content-security-policy'], /sandbox/);
   });
 
+  it('keeps a declared type only when post_mime_type can hold it whole (100 characters)', async () => {
+    const ticket = (await as(oracle.app, 'customer1').post(`${API}/tickets`).send({ subject: 'Types', body: 'x' })).body;
+    const long = `application/${'x'.repeat(120)}`;
+    const reply = await as(oracle.app, 'customer1').post(`${API}/tickets/${ticket.id}/messages`)
+      .field('body', 'Files').field('version', '1')
+      .attach('files[]', Buffer.from('a'), { filename: 'a.bin', contentType: long })
+      .attach('files[]', Buffer.from('b'), { filename: 'b.pdf', contentType: 'application/pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    assert.deepEqual(reply.body.attachments.map((a: { mime_type: string }) => a.mime_type), ['application/octet-stream', 'application/pdf']);
+  });
+
   it('gives a customer no file of an internal note, and no file of another customer\'s ticket', async () => {
     const { ticketId, png, log } = await setup();
     const note = await as(oracle.app, 'customer1').get(`${API}/tickets/${ticketId}/attachments/${log.id}`);
