@@ -3,6 +3,7 @@
  * either credential, and changing its settings. Fresh secrets are returned to the caller exactly once;
  * afterwards only the relay secret can be read back (the token is stored as a hash).
  */
+import { isEmail } from '../../wp/formatting';
 import { Site } from '../../wp/site';
 import { isMailboxKey, routeKeyOf } from './route-key';
 import { hashToken, newMailboxToken, newRelaySecret } from './secrets';
@@ -77,9 +78,9 @@ function checkSettings(settings: MailboxSettings): void {
   }
 }
 
-/** WP: is_email()'s shape check: local part, `@`, a domain with a dot. */
+/** WP: is_email(), and at most 254 characters (the longest address SMTP carries, RFC 5321). */
 function isEmailAddress(value: string): boolean {
-  return /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(value) && value.length <= 254;
+  return isEmail(value) && value.length <= 254;
 }
 
 async function mustFind(site: Site, key: string): Promise<Mailbox> {
