@@ -47,11 +47,11 @@ const CHECKED: Record<string, Record<string, (input: string) => string | false>>
 
 /** The WordPress functions in the oracle that nothing of ours implements, and why. */
 const PENDING: Record<string, string> = {
-  sanitize_textarea_field: 'not implemented: nothing of ours sanitizes multi-line text the way sanitize_textarea_field() does',
-  wp_kses_post: "not implemented: we have kses with the 'data' and user-description tag lists only, not the post list",
+  sanitize_textarea_field: 'not implemented: nothing of ours sanitizes multi-line text as sanitize_textarea_field() does',
+  wp_kses_post: "not implemented: our kses has the 'data' and user-description tag lists, not the post list",
   wpautop: 'not implemented: nothing of ours turns line breaks into paragraphs',
-  sanitize_key: 'not implemented: no key of ours is sanitized the way sanitize_key() does',
-  sanitize_file_name: 'not implemented: no file name of ours is sanitized the way sanitize_file_name() does',
+  sanitize_key: 'not implemented: nothing of ours sanitizes keys as sanitize_key() does',
+  sanitize_file_name: 'not implemented: attachments are stored under random names, and cleanFilename() (lib/support) keeps a display name without claiming to be sanitize_file_name()',
 };
 
 /** A value as JSON, with invisible and combining characters (U+00A0, U+200B, U+030A, …) as \\u escapes. */
