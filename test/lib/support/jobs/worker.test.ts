@@ -65,9 +65,14 @@ describe('JobWorker', function () {
   });
 
   it('runs no more jobs at once than its concurrency', async () => {
-    const p = probe();
+    // Jobs wait until two run at once (so the limit is reached whatever the machine's speed); a
+    // worker that ignored it would have started more by then.
+    let opened = () => {};
+    const twoRunning = new Promise<void>((resolve) => { opened = resolve; });
+    const p = probe({ gate: twoRunning });
+    const watch = { ...p.handler, run: async (site: Site, job: ClaimedJob) => { if (p.ran.length === 1) opened(); return p.handler.run(site, job); } };
     for (let i = 0; i < 7; i++) await insert();
-    assert.equal(await worker(t.site, { probe: p.handler }, 2).runDueJobs(), 7);
+    assert.equal(await worker(t.site, { probe: watch }, 2).runDueJobs(), 7);
     assert.equal(p.maxActive(), 2);
   });
 
