@@ -10,11 +10,11 @@
 import { DEFAULT_MAX_BYTES, Mailbox, RELAY_MAX_BYTES, findMailbox } from '../../lib/support/mailboxes/store';
 import { mailboxKeyOf } from '../../lib/support/mailboxes/route-key';
 import { tokenMatches } from '../../lib/support/mailboxes/secrets';
-import { automationOff, invalidToken, mailboxNotFound } from '../../lib/support/mail/errors';
-import { readInboundBody } from '../../lib/support/mail/inbound-body';
-import { composeMessage } from '../../lib/support/mail/compose';
-import { Accepted, acceptEmail, sha256 } from '../../lib/support/mail/intake';
-import { verifyRelaySignature } from '../../lib/support/mail/signature';
+import { automationOff, invalidToken, mailboxNotFound } from '../../lib/support/inbound/errors';
+import { readInboundBody } from '../../lib/support/inbound/inbound-body';
+import { composeMessage } from '../../lib/support/inbound/compose';
+import { Accepted, acceptEmail, sha256 } from '../../lib/support/inbound/intake';
+import { verifyRelaySignature } from '../../lib/support/inbound/signature';
 import { storageAvailability } from '../../lib/support/storage-check';
 import { unixSeconds } from '../../lib/wp/clock';
 import { WpError } from '../../lib/wp/errors';

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { IssuedCredentials } from '../../lib/support/mailboxes/admin';
-import { relaySignature } from '../../lib/support/mail/signature';
+import { relaySignature } from '../../lib/support/inbound/signature';
 import { readAttachmentFile, uploadsDirOf } from '../../lib/support/tickets/attachments';
 import { ATTACHED_FILE_META } from '../../lib/support/tickets/rows';
 import { API } from '../harness/support';

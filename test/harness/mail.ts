@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Express } from 'express';
 import request from 'supertest';
 import { IssuedCredentials, MailboxSettings, addMailbox } from '../../lib/support/mailboxes/admin';
-import { relaySignature } from '../../lib/support/mail/signature';
+import { relaySignature } from '../../lib/support/inbound/signature';
 import { Site } from '../../lib/wp/site';
 import { API } from './support';
 

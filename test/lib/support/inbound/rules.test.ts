@@ -4,12 +4,12 @@
  * whole messages; these pin the edge cases.
  */
 import assert from 'node:assert/strict';
-import { mailboxKeyOf, routeKeyOf } from '../../../lib/support/mailboxes/route-key';
-import { hashToken, tokenMatches } from '../../../lib/support/mailboxes/secrets';
-import { automatedReason, isOwnMessageId } from '../../../lib/support/mail/loops';
-import { ParsedEmail, messageIds } from '../../../lib/support/mail/parse';
-import { trimQuoted } from '../../../lib/support/mail/quotes';
-import { ticketTag } from '../../../lib/support/mail/threading';
+import { mailboxKeyOf, routeKeyOf } from '../../../../lib/support/mailboxes/route-key';
+import { hashToken, tokenMatches } from '../../../../lib/support/mailboxes/secrets';
+import { automatedReason, isOwnMessageId } from '../../../../lib/support/inbound/loops';
+import { ParsedEmail, messageIds } from '../../../../lib/support/inbound/parse';
+import { trimQuoted } from '../../../../lib/support/inbound/quotes';
+import { ticketTag } from '../../../../lib/support/inbound/threading';
 
 function email(headers: Record<string, string>, from = 'someone@example.com', contentType: ParsedEmail['contentType'] = { value: 'text/plain', params: {} }): ParsedEmail {
   return {
