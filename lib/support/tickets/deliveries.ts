@@ -7,13 +7,12 @@ import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
 import { enqueueJob } from '../jobs/enqueue';
 import { DELIVERY_META, POST_TYPE, toDelivery } from './rows';
-import { Delivery } from './types';
+import { Delivery, DeliveryAction } from './types';
 import { writeSupport } from '../write';
 import { postMetaFor, singleMetaValues, updatePostMeta } from '../../wp/posts';
 
 export const MAX_DELIVERY_ATTEMPTS = 5;
 
-export type DeliveryAction = 'retry' | 'cancel';
 
 export async function actOnDelivery(site: Site, ticketId: number, deliveryId: number, action: DeliveryAction, attempts: number): Promise<Delivery> {
   await writeSupport(site, {}, async (ctx) => {

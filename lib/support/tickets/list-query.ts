@@ -7,7 +7,7 @@ import { Dialect } from '../../wp/db/database';
 import { Tables } from '../../wp/db/tables';
 import { ownershipEmailKey, whereOwnerEmail } from './customer-email';
 import { POST_TYPE, TICKET_META, TICKET_POST_STATUSES, postStatusOf } from './rows';
-import { TicketPriority, TicketStatus } from './types';
+import { Assignment, TicketPriority, TicketStatus } from './types';
 
 /** Who is listing: agents see every ticket, customers only those they own. */
 export interface Viewer {
@@ -20,7 +20,7 @@ export interface TicketFilter {
   viewer: Viewer;
   status?: TicketStatus;
   priority?: TicketPriority;
-  assignment?: 'mine' | 'unassigned';
+  assignment?: Assignment;
   search?: string;
   /** Whether message search reaches internal notes (agents, unless they asked for the customer view). */
   searchInternalNotes: boolean;

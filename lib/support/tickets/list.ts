@@ -12,12 +12,12 @@ import { Site } from '../../wp/site';
 import { Actor, seesAgentData } from './actor';
 import { TicketFilter } from './list-query';
 import { countTickets, listTicketPage } from './store';
-import { Ticket, TicketPriority, TicketStatus } from './types';
+import { Assignment, Ticket, TicketPriority, TicketStatus } from './types';
 
 export interface ListQuery {
   status?: TicketStatus;
   priority?: TicketPriority;
-  assignment?: 'mine' | 'unassigned';
+  assignment?: Assignment;
   search?: string;
   page: number;
   perPage: number;

@@ -2,7 +2,7 @@
  * The storage map of tickets and messages (../shared/docs/storage-map.md, fixed there): which post
  * types, statuses and meta keys hold which field, and turning rows into domain objects.
  */
-import { Attachment, AuthorKind, Delivery, DeliveryStatus, Message, Ticket, TicketPriority, TicketStatus } from './types';
+import { Attachment, AuthorKind, DELIVERY_STATUSES, Delivery, DeliveryStatus, Message, Ticket, TicketPriority, TicketStatus } from './types';
 
 export const POST_TYPE = { ticket: 'svc_ticket', message: 'svc_message', delivery: 'svc_delivery', attachment: 'attachment' } as const;
 
@@ -112,11 +112,10 @@ export function toAttachment(row: PostRow, meta: MetaMap = new Map()): Attachmen
 
 export function toDelivery(row: PostRow, meta: MetaMap = new Map()): Delivery {
   const status = meta.get(DELIVERY_META.status);
-  const known: DeliveryStatus[] = ['queued', 'sending', 'sent', 'failed', 'cancelled'];
   return {
     id: Number(row.ID),
     messageId: Number(row.post_parent ?? 0),
-    status: known.includes(status as DeliveryStatus) ? (status as DeliveryStatus) : 'queued',
+    status: DELIVERY_STATUSES.includes(status as DeliveryStatus) ? (status as DeliveryStatus) : 'queued',
     attempts: Number(meta.get(DELIVERY_META.attempts) ?? 0) || 0,
     recipient: meta.get(DELIVERY_META.recipient) ?? '',
     lastError: meta.get(DELIVERY_META.lastError) ?? '',

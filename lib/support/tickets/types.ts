@@ -7,6 +7,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { deliverySchema } from '../../../schema/support/delivery';
 import { messageSchema } from '../../../schema/support/message';
 import { ticketSchema } from '../../../schema/support/ticket';
+import { ticketOperations } from '../../../schema/support/ticket-args';
 
 export type TicketStatus = FromSchema<typeof ticketSchema.properties.status>;
 export type TicketPriority = FromSchema<typeof ticketSchema.properties.priority>;
@@ -16,6 +17,11 @@ export type DeliveryStatus = FromSchema<typeof deliverySchema.properties.status>
 
 export const TICKET_STATUSES: readonly TicketStatus[] = ticketSchema.properties.status.enum;
 export const TICKET_PRIORITIES: readonly TicketPriority[] = ticketSchema.properties.priority.enum;
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = deliverySchema.properties.status.enum;
+
+/** What an agent may do to a delivery, and which tickets a list is limited to: the operations' own values. */
+export type DeliveryAction = (typeof ticketOperations.delivery.action.enum)[number];
+export type Assignment = (typeof ticketOperations.list.assignment.enum)[number];
 
 export interface Ticket {
   id: number;
