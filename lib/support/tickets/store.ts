@@ -46,16 +46,18 @@ export async function findTicket(db: Database, id: number, trx?: Knex.Transactio
  */
 export async function loadConversation(db: Database, ticket: Ticket, includeInternal: boolean): Promise<Conversation> {
   const { knex, tables } = db;
-  const messageQuery = knex(tables.posts)
-    .select('ID', 'post_content', 'post_status', 'post_date', 'post_author', 'post_parent')
+  const messages = () => knex(tables.posts)
     .where({ post_parent: ticket.id, post_type: POST_TYPE.message })
-    .whereIn('post_status', includeInternal ? ['publish', 'private'] : ['publish'])
+    .whereIn('post_status', includeInternal ? ['publish', 'private'] : ['publish']);
+  const messageRows: PostRow[] = await messages()
+    .select('ID', 'post_content', 'post_status', 'post_date', 'post_author', 'post_parent')
     .orderBy('post_date', 'asc').orderBy('ID', 'asc');
-  const messageRows: PostRow[] = await messageQuery;
   const messageIds = messageRows.map((r) => Number(r.ID));
+  // The messages as a subquery, not a list of their IDs: an emailed conversation can hold more
+  // messages than SQLite takes variables in one statement.
   const children: PostRow[] = messageIds.length
     ? await knex(tables.posts).select('ID', 'post_title', 'post_status', 'post_date', 'post_modified', 'post_author', 'post_parent', 'post_type', 'post_mime_type')
-      .whereIn('post_parent', messageIds).whereIn('post_type', [POST_TYPE.attachment, POST_TYPE.delivery]).orderBy('ID')
+      .whereIn('post_parent', messages().select('ID')).whereIn('post_type', [POST_TYPE.attachment, POST_TYPE.delivery]).orderBy('ID')
     : [];
   const meta = await postMetaFor(knex, tables, [...messageIds, ...children.map((c) => Number(c.ID))]);
   const metaOf = (row: PostRow) => singleMetaValues(meta.get(Number(row.ID)));
