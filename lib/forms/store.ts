@@ -7,7 +7,7 @@
 import { Knex } from 'knex';
 import { Database } from '../wp/db/database';
 import { mysqlDateTime, siteDates } from '../wp/dates';
-import { addPostMeta, insertPost, updatePostMeta } from '../wp/posts';
+import { addPostMeta, insertPost, postMetaFor, singleMetaValues, updatePostMeta } from '../wp/posts';
 import { sanitizeTitle, sanitizeTitleForQuery, truncatePostSlug } from '../wp/formatting';
 import { phpJsonEncode } from '../wp/php/json';
 import type { Site } from '../wp/site';
@@ -71,7 +71,7 @@ export async function findForm(db: Database, idOrSlug: number | string): Promise
   else query.where({ post_name: sanitizeTitleForQuery(idOrSlug), post_status: 'publish' }).orderBy('ID');
   const post = await query.first('ID', 'post_title', 'post_name', 'post_status', 'post_content');
   if (!post) return null;
-  const meta = await firstMetaValues(db, Number(post.ID));
+  const meta = singleMetaValues((await postMetaFor(db.knex, db.tables, [Number(post.ID)])).get(Number(post.ID)));
   return {
     id: Number(post.ID),
     title: String(post.post_title),
@@ -229,14 +229,6 @@ function decodeSubmissionData(raw: unknown): SubmissionData {
   } catch {
     return {};
   }
-}
-
-/** WP: get_post_meta($id): for each key, the first value (lowest meta_id), as `[0]` reads it. */
-async function firstMetaValues(db: Database, postId: number): Promise<Map<string, string>> {
-  const rows = await db.knex(db.tables.postmeta).where({ post_id: postId }).orderBy('meta_id').select('meta_key', 'meta_value');
-  const meta = new Map<string, string>();
-  for (const row of rows) if (!meta.has(String(row.meta_key))) meta.set(String(row.meta_key), String(row.meta_value ?? ''));
-  return meta;
 }
 
 async function writeMessages(trx: Knex.Transaction, db: Database, postId: number, messages: Record<string, string>): Promise<void> {
