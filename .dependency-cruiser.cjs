@@ -1,17 +1,25 @@
 /**
  * The layering rules (docs/architecture.md), checked by `npm run layers` in CI:
- * WordPress core knows no plugin, the two plugins know nothing of each other, domain code knows
- * nothing of HTTP, and only WordPress's HTTP layers (REST, admin-ajax, pages) know each other.
+ * WordPress core knows no plugin, the two plugins know nothing of each other, the job queue they
+ * share knows neither of them, domain code knows nothing of HTTP, and only WordPress's HTTP layers
+ * (REST, admin-ajax, pages) know each other.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
       name: 'wp-core-is-plugin-blind',
-      comment: 'lib/wp is WordPress: it never imports a plugin area, the routes or the tools built on it.',
+      comment: 'lib/wp is WordPress: it never imports a plugin area, the job queue, the routes or the tools built on it.',
       severity: 'error',
       from: { path: '^lib/wp/' },
-      to: { path: '^(lib/(support|forms|cli|demo|proxy|replay)|routes)/' },
+      to: { path: '^(lib/(support|forms|jobs|cli|demo|proxy|replay)|routes)/|^lib/(app|worker)\\.ts$' },
+    },
+    {
+      name: 'jobs-are-plugin-blind',
+      comment: 'lib/jobs is the queue both plugins share: it knows no plugin (each brings its handlers, composed in lib/worker.ts), no route and no tool.',
+      severity: 'error',
+      from: { path: '^lib/jobs/' },
+      to: { path: '^(lib/(support|forms|cli|demo|proxy|replay)|routes)/|^lib/(app|worker)\\.ts$' },
     },
     {
       name: 'support-and-forms-apart',
@@ -21,10 +29,17 @@ module.exports = {
       to: { path: '^lib/(support|forms)/', pathNot: '^lib/$1/' },
     },
     {
+      name: 'plugins-below-composition',
+      comment: 'lib/app.ts and lib/worker.ts bring both plugins together; a plugin importing them would reach the other one.',
+      severity: 'error',
+      from: { path: '^lib/(support|forms)/' },
+      to: { path: '^lib/(app|worker)\\.ts$' },
+    },
+    {
       name: 'domain-without-http',
       comment: 'Domain code knows nothing of Express, the REST or admin-ajax layers, or the routes.',
       severity: 'error',
-      from: { path: '^lib/(support|forms|mail)/' },
+      from: { path: '^lib/(support|forms|mail|jobs)/' },
       to: { path: '^(node_modules/express/|routes/|lib/wp/(rest|ajax)/|lib/wp/pages\\.ts$)' },
     },
     {

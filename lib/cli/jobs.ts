@@ -2,8 +2,8 @@
  * `understudy jobs`: what the job queue holds (team alerts, reply emails): how many jobs are queued,
  * running, failed and done, and the latest of them. Times are UTC, ISO 8601.
  */
-import { JOB_STATUSES, JobRow } from '../support/jobs/queue';
-import { countJobs, latestJobs } from '../support/jobs/store';
+import { JOB_STATUSES, JobRow } from '../jobs/queue';
+import { countJobs, latestJobs } from '../jobs/store';
 import { loadSiteConfig } from '../wp/config';
 import { CliError, choiceFlag, parseCommandArgs, stringFlag } from './args';
 import { CliContext, line, withSite } from './context';

@@ -9,9 +9,10 @@ import { Logger, consoleLogger } from '../logger';
 import { Proxy, createProxy } from '../proxy/server';
 import { loadRouting } from '../proxy/routing';
 import { loadRules } from '../replay/rules';
-import { startSupportDesk } from '../support/startup';
+import { checkSupportDeskAtStartup } from '../support/startup';
 import { ServerConfig, SiteConfig, loadServerConfig, loadSiteConfig } from '../wp/config';
 import { Site } from '../wp/site';
+import { startJobWorker } from '../worker';
 import { CliError, parseCommandArgs, stringFlag } from './args';
 import { CliContext } from './context';
 import { HttpLimits, PROXY_HTTP_LIMITS, loadHttpLimits } from './http-server';
@@ -91,7 +92,8 @@ export async function startProxy(
   bound.answerWith(started.handler);
   // As under `serve`, the job worker runs the jobs Understudy's served routes queue (docs/outbound.md);
   // CASE: not over a shadow-writes copy, whose jobs the PHP site has already done for real.
-  const desk = await startSupportDesk(site, logger, { worker: !routing.shadow.writes });
+  await checkSupportDeskAtStartup(site, logger);
+  const worker = routing.shadow.writes ? null : startJobWorker(site);
   return {
     url,
     site,
@@ -99,7 +101,7 @@ export async function startProxy(
     async close() {
       await closeServer(bound.httpServer);
       await started.close();
-      await desk.stop();
+      await worker?.stop();
       await site.db.close();
     },
   };

@@ -12,9 +12,10 @@ import { createApp } from '../app';
 import { isDemoSeeded } from '../demo/seed';
 import { demoSignIns } from '../demo/sign-ins';
 import { Logger, consoleLogger } from '../logger';
-import { startSupportDesk } from '../support/startup';
+import { checkSupportDeskAtStartup } from '../support/startup';
 import { ServerConfig, SiteConfig, loadServerConfig, loadSiteConfig } from '../wp/config';
 import { Site } from '../wp/site';
+import { startJobWorker } from '../worker';
 import { CliError, parseCommandArgs, stringFlag } from './args';
 import { CliContext, displayHost, line, openConfiguredSite } from './context';
 import { HttpLimits, SERVE_HTTP_LIMITS, createHttpServer, loadHttpLimits } from './http-server';
@@ -60,13 +61,15 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
 export async function startServer(ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, logger: Logger): Promise<RunningServer> {
   const bound = await bindThenOpen(ctx, config, server, limits, logger);
   bound.answerWith(createApp(bound.site));
-  const desk = await startSupportDesk(bound.site, logger);
+  await checkSupportDeskAtStartup(bound.site, logger);
+  // The job worker runs the jobs the routes queue, whichever plugin's (docs/outbound.md).
+  const worker = startJobWorker(bound.site);
   return {
     url: bound.url,
     site: bound.site,
     async close() {
       await closeServer(bound.httpServer);
-      await desk.stop();
+      await worker.stop();
       await bound.site.db.close();
     },
   };

@@ -7,11 +7,11 @@
  * agent's attempts behind their back. Only a failure before the send (the database away) is retried
  * on the queue's schedule, and a crash mid-send sends the same message (same Message-ID) again.
  */
+import { JobHandler, PermanentJobError, errorText } from '../../../jobs/handler';
+import { ClaimedJob } from '../../../jobs/queue';
 import { Site } from '../../../wp/site';
 import { beginDeliveryAttempt, finishDeliveryAttempt } from '../../outbound/delivery-state';
 import { composeReplyEmail } from '../../outbound/reply-email';
-import { JobHandler, PermanentJobError, errorText } from '../handler';
-import { ClaimedJob } from '../queue';
 
 export const emailDeliveryHandler: JobHandler = {
   retryDelays: [60, 300, 1800],

@@ -1,5 +1,5 @@
 /** The job kinds the support desk runs, and their handlers. */
-import { JobHandler } from '../handler';
+import { JobHandler } from '../../../jobs/handler';
 import { emailDeliveryHandler } from './email-delivery';
 import { teamAlertHandler } from './team-alert';
 

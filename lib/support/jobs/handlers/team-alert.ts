@@ -5,13 +5,13 @@
  * any other answer, and a refused URL, fails the job at once with the reason in `last_error`.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { JobHandler, PermanentJobError } from '../../../jobs/handler';
+import { ClaimedJob } from '../../../jobs/queue';
 import { Site } from '../../../wp/site';
 import { SupportSettings, readSettings } from '../../settings';
 import { findTicket, loadConversation } from '../../tickets/store';
 import { AlertResult, postTeamAlert } from '../../outbound/alert-sender';
 import { ALERT_EVENTS, AlertEvent, TeamAlertBody, buildTestAlert, buildTicketAlert } from '../../outbound/team-alert';
-import { JobHandler, PermanentJobError } from '../handler';
-import { ClaimedJob } from '../queue';
 
 export const ALERT_RETRY_DELAYS = [60, 300, 1800] as const;
 

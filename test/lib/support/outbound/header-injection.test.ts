@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ParsedMail, simpleParser } from 'mailparser';
 import { supportJobHandlers } from '../../../../lib/support/jobs/handlers';
-import { JobWorker } from '../../../../lib/support/jobs/worker';
+import { JobWorker } from '../../../../lib/jobs/worker';
 import { addPostMeta, insertPost } from '../../../../lib/wp/posts';
 import { API, as } from '../../../harness/support';
 import { TestSite, jobsOf, openTestSite } from '../../../harness/outbound';

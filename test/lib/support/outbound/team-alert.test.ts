@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { teamAlertHandler } from '../../../../lib/support/jobs/handlers/team-alert';
-import { JobWorker } from '../../../../lib/support/jobs/worker';
+import { JobWorker } from '../../../../lib/jobs/worker';
 import { unixSeconds } from '../../../../lib/wp/clock';
 import { API, as } from '../../../harness/support';
 import { TestSite, jobsOf, openTestSite, setSupportSettings } from '../../../harness/outbound';

@@ -6,18 +6,18 @@
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { enqueueJob } from '../../../../lib/support/jobs/enqueue';
-import { supportJobHandlers } from '../../../../lib/support/jobs/handlers';
-import { JobWorker } from '../../../../lib/support/jobs/worker';
-import { fixedClock, systemClock, unixSeconds } from '../../../../lib/wp/clock';
-import { TestSite, openTestSite, setSupportSettings } from '../../../harness/outbound';
-import { WebhookReceiver, startWebhookReceiver } from '../../../harness/webhook-receiver';
+import { enqueueJob } from '../../../lib/support/jobs/enqueue';
+import { supportJobHandlers } from '../../../lib/support/jobs/handlers';
+import { JobWorker } from '../../../lib/jobs/worker';
+import { fixedClock, systemClock, unixSeconds } from '../../../lib/wp/clock';
+import { TestSite, openTestSite, setSupportSettings } from '../../harness/outbound';
+import { WebhookReceiver, startWebhookReceiver } from '../../harness/webhook-receiver';
 
-const CHILD = path.resolve(__dirname, '../../../harness/worker-child.ts');
+const CHILD = path.resolve(__dirname, '../../harness/worker-child.ts');
 
 /** Starts the child worker and resolves once it has opened the site and started its worker. */
 function startChildWorker(config: unknown, id: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', CHILD, JSON.stringify(config), id], { cwd: path.resolve(__dirname, '../../../..'), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', CHILD, JSON.stringify(config), id], { cwd: path.resolve(__dirname, '../../..'), stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); });
   return new Promise((resolve, reject) => {

@@ -1,14 +1,14 @@
 /** The worker: handlers by kind under a concurrency limit, retries on schedule, wake-ups and a graceful stop. */
 import assert from 'node:assert/strict';
 import cron from 'node-cron';
-import { enqueueJob } from '../../../../lib/support/jobs/enqueue';
-import { JobHandler, PermanentJobError } from '../../../../lib/support/jobs/handler';
-import { ClaimedJob } from '../../../../lib/support/jobs/queue';
-import { JobWorker } from '../../../../lib/support/jobs/worker';
-import { systemClock, unixSeconds } from '../../../../lib/wp/clock';
-import { Site } from '../../../../lib/wp/site';
-import { eventually } from '../../../harness/eventually';
-import { TestSite, openTestSite } from '../../../harness/outbound';
+import { enqueueJob } from '../../../lib/jobs/enqueue';
+import { JobHandler, PermanentJobError } from '../../../lib/jobs/handler';
+import { ClaimedJob } from '../../../lib/jobs/queue';
+import { JobWorker } from '../../../lib/jobs/worker';
+import { systemClock, unixSeconds } from '../../../lib/wp/clock';
+import { Site } from '../../../lib/wp/site';
+import { eventually } from '../../harness/eventually';
+import { TestSite, openTestSite } from '../../harness/outbound';
 
 /** A handler that records what it ran and can be made to wait or fail. */
 function probe(options: { fail?: (job: ClaimedJob) => Error | null; gate?: Promise<void>; delays?: number[] } = {}) {

@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import cron, { ScheduledTask } from 'node-cron';
-import { unixSeconds } from '../../wp/clock';
-import { Site } from '../../wp/site';
+import { unixSeconds } from '../wp/clock';
+import { Site } from '../wp/site';
 import { JobHandler, errorText, nextRunAt } from './handler';
 import { ClaimedJob, JobQueue } from './queue';
 import { onJobEnqueued } from './wake';

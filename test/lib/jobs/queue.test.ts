@@ -1,9 +1,9 @@
 /** The job table as a queue: claims are exclusive, leases run out, and failures are scheduled. */
 import assert from 'node:assert/strict';
-import { JobQueue } from '../../../../lib/support/jobs/queue';
-import { fixedClock, unixSeconds } from '../../../../lib/wp/clock';
-import { Site } from '../../../../lib/wp/site';
-import { TestSite, openTestSite } from '../../../harness/outbound';
+import { JobQueue } from '../../../lib/jobs/queue';
+import { fixedClock, unixSeconds } from '../../../lib/wp/clock';
+import { Site } from '../../../lib/wp/site';
+import { TestSite, openTestSite } from '../../harness/outbound';
 
 describe('JobQueue', function () {
   let t: TestSite;

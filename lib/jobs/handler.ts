@@ -2,7 +2,7 @@
  * What a kind of job is to the worker: the function that does the work and the schedule of its
  * retries. A handler fails by throwing; `PermanentJobError` says that trying again cannot help.
  */
-import { Site } from '../../wp/site';
+import { Site } from '../wp/site';
 import { ClaimedJob } from './queue';
 
 export interface JobHandler {

@@ -1,13 +1,15 @@
 /**
  * The durable job queue over `{p}svc_jobs`: claiming a due job, renewing its lease, and recording how
- * it ended. Several server processes may share the table, so every state change is a compare-and-set:
+ * it ended. It knows no plugin: each kind of job is a handler (handler.ts) that a plugin brings, and
+ * the support desk and the form service share the table and the worker. Several server processes may share the table, so every state change is a compare-and-set:
  * an UPDATE by ID whose WHERE clause repeats the status and attempt count the caller saw, and the
  * affected-row count says whether it won. A claim always adds one to `attempts`, which makes the
  * attempt count a version: of two workers that saw the same row, exactly one claims it, and a worker
  * whose lease was taken over can no longer complete or fail the job.
  */
-import { Clock, unixSeconds } from '../../wp/clock';
-import { Database } from '../../wp/db/database';
+import { Clock, unixSeconds } from '../wp/clock';
+import { Database } from '../wp/db/database';
+import { Tables } from '../wp/db/tables';
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
 export const JOB_STATUSES: readonly JobStatus[] = ['queued', 'running', 'failed', 'done'];
@@ -38,6 +40,14 @@ export interface ClaimedJob {
   lockedUntil: number;
 }
 
+/**
+ * The job table. It keeps the name the support desk gave it (`svc_` like the other plugin-owned tables
+ * of the storage map) now that the form service queues its jobs there too: existing sites have it.
+ */
+export function jobsTable(tables: Tables): string {
+  return tables.svc('jobs');
+}
+
 /** How many due rows one claim looks at; losing a race on one moves on to the next. */
 const CLAIM_CANDIDATES = 10;
 
@@ -45,7 +55,7 @@ export class JobQueue {
   constructor(private readonly db: Database, private readonly clock: Clock) {}
 
   private get table(): string {
-    return this.db.tables.svc('jobs');
+    return jobsTable(this.db.tables);
   }
 
   /**
