@@ -21,6 +21,7 @@ import { Endpoint, RawResponse, RestResponse, RouteDeclaration, allowAnyone, req
 import { ServerSentEvent, StreamResponse } from '../../lib/wp/rest/stream';
 import { Site, createSite } from '../../lib/wp/site';
 import { credentials, loadOracleInto, oracleConfig } from './oracle';
+import { listen } from './wp-http';
 import { ScratchDatabase, scratchDatabase } from './db';
 
 export const NS = 'test/v1';
@@ -300,6 +301,23 @@ export interface SampleOracle {
   /** A second Site and app over a second connection to the same database (another "process"). */
   openTwin(): Promise<{ site: Site; app: Express }>;
   close(): Promise<void>;
+}
+
+/**
+ * The sample oracle listening on a loopback port, for tests that speak raw HTTP: opened before the
+ * enclosing describe's tests and closed after them. Read `oracle` and `port` inside the tests.
+ */
+export function servedSampleOracle(): { readonly oracle: SampleOracle; readonly port: number } {
+  const served = {} as { oracle: SampleOracle; port: number; close(): Promise<void> };
+  before(async () => {
+    served.oracle = await openSampleOracle();
+    Object.assign(served, await listen(served.oracle.app));
+  });
+  after(async () => {
+    await served.close();
+    await served.oracle.close();
+  });
+  return served;
 }
 
 /** The oracle database served by an app whose only routes are the sample ones, at the recorded time. */

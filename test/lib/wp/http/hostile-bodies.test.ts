@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { eventually } from '../../../harness/eventually';
-import { SampleOracle, openSampleOracle } from '../../../harness/sample-routes';
-import { listen, rawRequest } from '../../../harness/wp-http';
+import { servedSampleOracle } from '../../../harness/sample-routes';
+import { rawRequest } from '../../../harness/wp-http';
 
 const TRUNCATED = '--XX\r\nContent-Disposition: form-data; name="note"\r\n\r\nhi\r\n'
   + '--XX\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nhello';
@@ -39,25 +39,16 @@ function postChunked(port: number, path: string, total: number): Promise<{ statu
 }
 
 describe('hostile request bodies', function () {
-  let oracle: SampleOracle;
-  let server: { port: number; close(): Promise<void> };
-  before(async () => {
-    oracle = await openSampleOracle();
-    server = await listen(oracle.app);
-  });
-  after(async () => {
-    await server.close();
-    await oracle.close();
-  });
+  const served = servedSampleOracle();
 
   const stillServing = async () => {
-    const res = await rawRequest(server.port, 'GET', '/wp-json/test/v1/things');
+    const res = await rawRequest(served.port, 'GET', '/wp-json/test/v1/things');
     assert.equal(res.status, 200, 'the server still answers');
   };
 
   describe('a multipart body that ends inside a file part', () => {
     it('answers a REST route with a WordPress JSON 400 and keeps serving', async () => {
-      const res = await rawRequest(server.port, 'POST', '/wp-json/', MULTIPART, TRUNCATED);
+      const res = await rawRequest(served.port, 'POST', '/wp-json/', MULTIPART, TRUNCATED);
       assert.equal(res.status, 400);
       assert.equal(res.headers['content-type'], 'application/json; charset=UTF-8');
       assert.deepEqual(JSON.parse(res.body), { code: 'rest_invalid_multipart', message: 'The multipart body could not be read.', data: { status: 400 } });
@@ -66,7 +57,7 @@ describe('hostile request bodies', function () {
 
     it('gives admin-ajax the fields that were complete, as PHP does, and drops the cut-off file', async () => {
       const body = TRUNCATED.replace('name="note"\r\n\r\nhi', 'name="action"\r\n\r\ntest_echo');
-      const res = await rawRequest(server.port, 'POST', '/wp-admin/admin-ajax.php', MULTIPART, body);
+      const res = await rawRequest(served.port, 'POST', '/wp-admin/admin-ajax.php', MULTIPART, body);
       assert.equal(res.status, 200, res.body);
       assert.deepEqual(JSON.parse(res.body).data.params, { action: 'test_echo' });
       await stillServing();
@@ -74,9 +65,9 @@ describe('hostile request bodies', function () {
 
     it('leaves no temporary file behind, whole or cut off', async () => {
       const before = uploadsLeft();
-      await rawRequest(server.port, 'POST', '/wp-json/test/v1/upload', MULTIPART, TRUNCATED);
+      await rawRequest(served.port, 'POST', '/wp-json/test/v1/upload', MULTIPART, TRUNCATED);
       const whole = `${TRUNCATED}\r\n--XX--\r\n`;
-      const ok = await rawRequest(server.port, 'POST', '/wp-json/test/v1/upload', MULTIPART, whole);
+      const ok = await rawRequest(served.port, 'POST', '/wp-json/test/v1/upload', MULTIPART, whole);
       assert.deepEqual(JSON.parse(ok.body), { fields: 1, files: [5] });
       // Removed once the answer has gone out.
       await eventually(async () => uploadsLeft() === before, 2000);
@@ -87,18 +78,18 @@ describe('hostile request bodies', function () {
         + '--XX\r\nContent-Disposition: form-data\r\n\r\nno name\r\n'
         + '--XX\r\nContent-Disposition: form-data; filename="a.txt"\r\n\r\nfile without a name\r\n'
         + '--XX\r\nContent-Disposition: form-data; name="b"\r\n\r\n2\r\n--XX--\r\n';
-      const rest = await rawRequest(server.port, 'POST', '/wp-json/test/v1/echo/x', MULTIPART, unnamed);
+      const rest = await rawRequest(served.port, 'POST', '/wp-json/test/v1/echo/x', MULTIPART, unnamed);
       assert.equal(rest.status, 200, rest.body);
       assert.deepEqual(JSON.parse(rest.body).params, { b: '2', slot: 'x' });
-      const ajax = await rawRequest(server.port, 'POST', '/wp-admin/admin-ajax.php?action=test_echo', MULTIPART, unnamed);
+      const ajax = await rawRequest(served.port, 'POST', '/wp-admin/admin-ajax.php?action=test_echo', MULTIPART, unnamed);
       assert.equal(ajax.status, 200, ajax.body);
       assert.deepEqual(JSON.parse(ajax.body).data.params, { action: 'test_echo', b: '2' });
-      const upload = await rawRequest(server.port, 'POST', '/wp-json/test/v1/upload', MULTIPART, unnamed);
+      const upload = await rawRequest(served.port, 'POST', '/wp-json/test/v1/upload', MULTIPART, unnamed);
       assert.deepEqual(JSON.parse(upload.body), { fields: 1, files: [19] });
     });
 
     it('answers a multipart type without a boundary as PHP does: no fields', async () => {
-      const res = await rawRequest(server.port, 'POST', '/wp-admin/admin-ajax.php?action=test_echo', { 'Content-Type': 'multipart/form-data' }, 'action=x&y=1');
+      const res = await rawRequest(served.port, 'POST', '/wp-admin/admin-ajax.php?action=test_echo', { 'Content-Type': 'multipart/form-data' }, 'action=x&y=1');
       assert.equal(res.status, 200, res.body);
       assert.deepEqual(JSON.parse(res.body).data.params, { action: 'test_echo' });
     });
@@ -106,24 +97,24 @@ describe('hostile request bodies', function () {
 
   describe('names nested past max_input_nesting_level (64)', () => {
     it('drops a 100,000-level name from a form body and keeps the other fields', async () => {
-      const res = await rawRequest(server.port, 'POST', '/wp-admin/admin-ajax.php', FORM, `action=test_echo&${nested(100_000)}&b=2`);
+      const res = await rawRequest(served.port, 'POST', '/wp-admin/admin-ajax.php', FORM, `action=test_echo&${nested(100_000)}&b=2`);
       assert.equal(res.status, 200, res.body.slice(0, 200));
       assert.deepEqual(JSON.parse(res.body).data.params, { action: 'test_echo', b: '2' });
       await stillServing();
     });
 
     it('answers a 10,000-level REST body and a 3,000-level URL in the REST shape, never a 500', async () => {
-      const body = await rawRequest(server.port, 'POST', '/wp-json/test/v1/echo/x', FORM, `${nested(10_000)}&b=2`);
+      const body = await rawRequest(served.port, 'POST', '/wp-json/test/v1/echo/x', FORM, `${nested(10_000)}&b=2`);
       assert.notEqual(body.status, 500, body.body.slice(0, 200));
-      const url = await rawRequest(server.port, 'GET', `/wp-json/test/v1/things?${nested(3_000)}`);
+      const url = await rawRequest(served.port, 'GET', `/wp-json/test/v1/things?${nested(3_000)}`);
       assert.equal(url.status, 200);
       assert.equal(url.headers['content-type'], 'application/json; charset=UTF-8');
-      const routed = await rawRequest(server.port, 'GET', `/?rest_route=/test/v1/things&${nested(3_000)}`);
+      const routed = await rawRequest(served.port, 'GET', `/?rest_route=/test/v1/things&${nested(3_000)}`);
       assert.equal(routed.status, 200);
     });
 
     it('keeps a name of exactly 64 levels', async () => {
-      const res = await rawRequest(server.port, 'POST', '/wp-admin/admin-ajax.php', FORM, `action=test_echo&${nested(64)}`);
+      const res = await rawRequest(served.port, 'POST', '/wp-admin/admin-ajax.php', FORM, `action=test_echo&${nested(64)}`);
       let value = JSON.parse(res.body).data.params.a;
       for (let i = 0; i < 64; i++) value = value.a;
       assert.equal(value, '1');
@@ -132,7 +123,7 @@ describe('hostile request bodies', function () {
 
   it('keeps the first 1,000 query variables, as $_GET does', async () => {
     const query = Array.from({ length: 1500 }, (_, i) => `v${i}=${i}`).join('&');
-    const res = await rawRequest(server.port, 'GET', `/wp-admin/admin-ajax.php?action=test_echo&${query}`);
+    const res = await rawRequest(served.port, 'GET', `/wp-admin/admin-ajax.php?action=test_echo&${query}`);
     const params = JSON.parse(res.body).data.params;
     assert.equal(Object.keys(params).length, 1000);
     assert.equal(params.v998, '998');
@@ -140,9 +131,9 @@ describe('hostile request bodies', function () {
   });
 
   it('answers a chunked admin-ajax body past the limit with 413, whether or not the query names the action', async () => {
-    const named = await postChunked(server.port, '/wp-admin/admin-ajax.php?action=test_small', 256 * 1024);
+    const named = await postChunked(served.port, '/wp-admin/admin-ajax.php?action=test_small', 256 * 1024);
     assert.deepEqual(named, { status: 413, body: '0' });
-    const unnamed = await postChunked(server.port, '/wp-admin/admin-ajax.php', 9 * 1024 * 1024);
+    const unnamed = await postChunked(served.port, '/wp-admin/admin-ajax.php', 9 * 1024 * 1024);
     assert.deepEqual(unnamed, { status: 413, body: '0' });
   });
 });

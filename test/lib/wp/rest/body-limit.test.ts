@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import request from 'supertest';
-import { SampleOracle, openSampleOracle } from '../../../harness/sample-routes';
-import { listen, rawRequest } from '../../../harness/wp-http';
+import { servedSampleOracle } from '../../../harness/sample-routes';
+import { rawRequest } from '../../../harness/wp-http';
 
 const LIMIT = 64 * 1024;
 const DEFAULT_LIMIT = 8 * 1024 * 1024;
@@ -55,19 +55,10 @@ function postUntilAnswered(port: number, path: string, opts: { declared?: number
 }
 
 describe('REST request body limits', function () {
-  let oracle: SampleOracle;
-  let server: { port: number; close(): Promise<void> };
-  before(async () => {
-    oracle = await openSampleOracle();
-    server = await listen(oracle.app);
-  });
-  after(async () => {
-    await server.close();
-    await oracle.close();
-  });
+  const served = servedSampleOracle();
 
   it('answers 413 to a declared Content-Length over the limit after reading only a few bytes', async () => {
-    const res = await postUntilAnswered(server.port, '/wp-json/test/v1/upload', { declared: 10 * 1024 * 1024, chunk: 10, maxWrite: 10 });
+    const res = await postUntilAnswered(served.port, '/wp-json/test/v1/upload', { declared: 10 * 1024 * 1024, chunk: 10, maxWrite: 10 });
     assert.equal(res.status, 413);
     assert.equal(res.written, 10, 'the client never sent more than ten bytes');
     assert.equal(res.headers.connection, 'close');
@@ -80,7 +71,7 @@ describe('REST request body limits', function () {
   });
 
   it('cuts off a chunked body as soon as it grows past the limit', async () => {
-    const res = await postUntilAnswered(server.port, '/wp-json/test/v1/upload', { chunk: 8 * 1024, maxWrite: 4 * 1024 * 1024 });
+    const res = await postUntilAnswered(served.port, '/wp-json/test/v1/upload', { chunk: 8 * 1024, maxWrite: 4 * 1024 * 1024 });
     assert.equal(res.status, 413);
     assert.equal(JSON.parse(res.body).code, 'rest_payload_too_large');
     assert.ok(res.written > LIMIT, `wrote ${res.written}`);
@@ -88,22 +79,22 @@ describe('REST request body limits', function () {
   });
 
   it('accepts a body of exactly the limit and refuses one byte more', async () => {
-    const exact = await rawRequest(server.port, 'POST', '/wp-json/test/v1/upload', { 'Content-Type': 'application/x-www-form-urlencoded' }, `a=${'b'.repeat(LIMIT - 2)}`);
+    const exact = await rawRequest(served.port, 'POST', '/wp-json/test/v1/upload', { 'Content-Type': 'application/x-www-form-urlencoded' }, `a=${'b'.repeat(LIMIT - 2)}`);
     assert.equal(exact.status, 200, exact.body);
     assert.deepEqual(JSON.parse(exact.body), { fields: 1, files: [] });
-    const over = await rawRequest(server.port, 'POST', '/wp-json/test/v1/upload', { 'Content-Type': 'application/x-www-form-urlencoded' }, `a=${'b'.repeat(LIMIT - 1)}`);
+    const over = await rawRequest(served.port, 'POST', '/wp-json/test/v1/upload', { 'Content-Type': 'application/x-www-form-urlencoded' }, `a=${'b'.repeat(LIMIT - 1)}`);
     assert.equal(over.status, 413);
     assert.equal(over.statusMessage, 'Request Entity Too Large');
   });
 
   it('takes multipart files within the limit', async () => {
-    const res = await request(oracle.app).post('/wp-json/test/v1/upload').field('note', 'hi').attach('file', Buffer.alloc(1000, 1), 'a.bin');
+    const res = await request(served.oracle.app).post('/wp-json/test/v1/upload').field('note', 'hi').attach('file', Buffer.alloc(1000, 1), 'a.bin');
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body, { fields: 1, files: [1000] });
   });
 
   it('applies the 8 MiB default to routes that declare no limit, before authentication', async () => {
-    const res = await postUntilAnswered(server.port, '/wp-json/test/v1/echo/x', {
+    const res = await postUntilAnswered(served.port, '/wp-json/test/v1/echo/x', {
       declared: DEFAULT_LIMIT + 1, chunk: 100, maxWrite: 100, headers: { 'X-WP-Nonce': 'deadbeef00' },
     });
     assert.equal(res.status, 413);
@@ -111,25 +102,25 @@ describe('REST request body limits', function () {
   });
 
   it('neither answers nor logs a failure when the client hangs up in the middle of its body', async () => {
-    const errors = () => oracle.logger.lines.filter((l) => l.level === 'error').length;
+    const errors = () => served.oracle.logger.lines.filter((l) => l.level === 'error').length;
     const before = errors();
     for (const path of ['/wp-json/test/v1/upload', '/wp-admin/admin-ajax.php?action=test_small']) {
       await new Promise<void>((resolve) => {
-        const req = http.request({ host: '127.0.0.1', port: server.port, method: 'POST', path, headers: { 'Content-Length': '1000' } });
+        const req = http.request({ host: '127.0.0.1', port: served.port, method: 'POST', path, headers: { 'Content-Length': '1000' } });
         req.on('error', () => resolve());
         req.on('response', () => assert.fail(`${path}: no answer expected`));
         req.write('abc', () => setTimeout(() => { req.destroy(); setTimeout(resolve, 100); }, 50));
       });
     }
-    assert.equal(errors(), before, JSON.stringify(oracle.logger.lines.slice(-2)));
+    assert.equal(errors(), before, JSON.stringify(served.oracle.logger.lines.slice(-2)));
   });
 
   it('refuses an admin-ajax body over its action\'s limit with 413 and 0', async () => {
-    const res = await postUntilAnswered(server.port, '/wp-admin/admin-ajax.php?action=test_small', { declared: 4096, chunk: 10, maxWrite: 10 });
+    const res = await postUntilAnswered(served.port, '/wp-admin/admin-ajax.php?action=test_small', { declared: 4096, chunk: 10, maxWrite: 10 });
     assert.equal(res.status, 413);
     assert.equal(res.body, '0');
     assert.equal(res.headers['content-type'], 'text/html; charset=UTF-8');
-    const small = await rawRequest(server.port, 'POST', '/wp-admin/admin-ajax.php?action=test_small', { 'Content-Type': 'application/x-www-form-urlencoded' }, `data=${'x'.repeat(500)}`);
+    const small = await rawRequest(served.port, 'POST', '/wp-admin/admin-ajax.php?action=test_small', { 'Content-Type': 'application/x-www-form-urlencoded' }, `data=${'x'.repeat(500)}`);
     assert.equal(small.status, 200);
     assert.equal(small.body, 'got 500');
   });

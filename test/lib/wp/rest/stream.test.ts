@@ -5,8 +5,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { eventually } from '../../../harness/eventually';
-import { EVENT_GATE, SampleOracle, openSampleOracle } from '../../../harness/sample-routes';
-import { listen } from '../../../harness/wp-http';
+import { EVENT_GATE, servedSampleOracle } from '../../../harness/sample-routes';
 
 /** Opens the stream; `received` grows as chunks arrive. */
 function openStream(port: number, count: number): { received: string[]; response: Promise<http.IncomingMessage>; ended: Promise<void>; abort(): void } {
@@ -29,19 +28,10 @@ function openStream(port: number, count: number): { received: string[]; response
 }
 
 describe('event streams (StreamResponse)', function () {
-  let oracle: SampleOracle;
-  let server: { port: number; close(): Promise<void> };
-  before(async () => {
-    oracle = await openSampleOracle();
-    server = await listen(oracle.app);
-  });
-  after(async () => {
-    await server.close();
-    await oracle.close();
-  });
+  const served = servedSampleOracle();
 
   it('sends each event as it is produced, with the event-stream headers', async () => {
-    const stream = openStream(server.port, 3);
+    const stream = openStream(served.port, 3);
     const res = await stream.response;
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['content-type'], 'text/event-stream; charset=UTF-8');
@@ -60,7 +50,7 @@ describe('event streams (StreamResponse)', function () {
 
   it('closes the producer when the client goes away', async () => {
     const closedBefore = EVENT_GATE.closed;
-    const stream = openStream(server.port, 5);
+    const stream = openStream(served.port, 5);
     await eventually(async () => stream.received.length > 0 && EVENT_GATE.waiting.length === 1, 2000);
     stream.abort();
     await eventually(async () => EVENT_GATE.closed === closedBefore + 1, 2000);
