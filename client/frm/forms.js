@@ -10,7 +10,8 @@
  *   frm-message    once the message is on screen;             detail {form_id, response, message}
  * The message is shown with role="alert" and receives focus. On success the form is reset, its fields
  * are hidden when the answer says `hide_form`, and the browser goes to `redirect_url` when there is one.
- * On error the fields named in `response.fields` get aria-invalid="true".
+ * On error the fields named in `response.fields` get aria-invalid="true". The script asks for those
+ * (`_frm_detail=1`): without it the server answers errors as the PHP plugin does, `{message}` only.
  * Forms are found by event delegation, so forms inserted later (fetched fragments) work too.
  */
 (function () {
@@ -102,6 +103,8 @@
   function request(form) {
     var body = new FormData(form);
     body.set('action', 'frm_form_submit');
+    /* Asks error answers to add `error` and `fields` (a `_` field: never stored). */
+    body.set('_frm_detail', '1');
     return fetch(ajaxUrl(), {
       method: 'POST',
       body: body,

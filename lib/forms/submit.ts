@@ -14,6 +14,13 @@ import { replaceDataVariables, urlEncode, valueAt } from './variables';
 /** The nonce action of the submit form (wp_create_nonce('frm_form_submit') for the visitor, or user 0). */
 export const SUBMIT_NONCE_ACTION = 'frm_form_submit';
 
+/**
+ * The field the form script adds (`_frm_detail=1`) to have an error answer also name its code (`error`)
+ * and, for validation, the failing fields (`fields`). Like every `_` field it is never stored. The
+ * plugin's own script never sends it, so its traffic gets the family's `{message}` only, byte for byte.
+ */
+export const DETAIL_FIELD = '_frm_detail';
+
 /** `data` is a TEXT column on existing sites (64 KiB on MySQL): larger JSON would be silently cut. */
 export const MAX_DATA_BYTES = 65_535;
 
@@ -38,9 +45,9 @@ export interface SubmitResponse {
   message: { type: 'success' | 'error'; text: string };
   hide_form?: boolean;
   redirect_url?: string;
-  /** Error code (`required_field_missing`, `invalid_email`, `invalid_nonce`, …), for the client to act on. */
+  /** Error code (`required_field_missing`, `invalid_email`, `invalid_nonce`, …); only when DETAIL_FIELD asks for it. */
   error?: string;
-  /** The fields that failed validation, for the client to mark. */
+  /** The fields that failed validation, for the client to mark; only when DETAIL_FIELD asks for it. */
   fields?: string[];
 }
 
@@ -53,12 +60,13 @@ export interface SubmitResult {
 
 /** Handles one submission end to end; never throws for visitor mistakes, only for failures of the site itself. */
 export async function submitForm(site: Site, input: SubmitInput): Promise<SubmitResult> {
+  const detail = wantsDetail(input.fields);
   const formId = positiveInt(input.fields._frm_form_id);
   const form = formId ? await findForm(site.db, formId) : null;
-  if (!form || form.status !== 'publish') return failure(404, 'form_not_found', SERVICE_TEXTS.form_not_found as string);
+  if (!form || form.status !== 'publish') return failure(404, 'form_not_found', SERVICE_TEXTS.form_not_found as string, detail);
   const global = parseGlobalSettings(await site.options.get(GLOBAL_SETTINGS_OPTION));
   if (global.enable_nonce && !(await input.verifyNonce(stringOf(input.fields._frm_nonce)))) {
-    return failure(403, 'invalid_nonce', messageText(form.messages, 'invalid_nonce', SERVICE_TEXTS.invalid_nonce));
+    return failure(403, 'invalid_nonce', messageText(form.messages, 'invalid_nonce', SERVICE_TEXTS.invalid_nonce), detail);
   }
   const data = formData(input.fields);
   const tooLarge = Buffer.byteLength(encodeSubmissionData(data)) > MAX_DATA_BYTES;
@@ -68,8 +76,8 @@ export async function submitForm(site: Site, input: SubmitInput): Promise<Submit
     return { status: 200, body: successBody(form), outcome: 'spam' };
   }
   const problem = validate(form, data);
-  if (problem) return failure(200, problem.code, messageText(form.messages, problem.code), problem.fields);
-  if (tooLarge) return failure(200, 'too_large', messageText(form.messages, 'too_large', SERVICE_TEXTS.too_large));
+  if (problem) return failure(200, problem.code, messageText(form.messages, problem.code), detail, problem.fields);
+  if (tooLarge) return failure(200, 'too_large', messageText(form.messages, 'too_large', SERVICE_TEXTS.too_large), detail);
   if (form.settings.save_submissions) await store(site, form, data, input, false);
   await runActions({ mailer: site.mailer, logger: site.logger, adminEmail: String(await site.options.get('admin_email', '')) }, form, data);
   const body = successBody(form);
@@ -108,10 +116,25 @@ function successBody(form: Form): SubmitResponse {
   return { message: { type: 'success', text: messageText(form.messages, 'success') }, hide_form: form.settings.hide_after_success };
 }
 
-function failure(status: number, code: string, text: string, fields?: string[]): SubmitResult {
-  const body: SubmitResponse = { message: { type: 'error', text }, error: code };
+/** Whether the request asks for the detailed error answer (`_frm_detail=1`, as the form script sends it). */
+export function wantsDetail(fields: Record<string, FieldValue>): boolean {
+  return stringOf(fields[DETAIL_FIELD]).trim() === '1';
+}
+
+/**
+ * An error answer. The family's is `{"message":{"type":"error","text":…}}` and nothing else, so that
+ * is what a request gets unless it asks for the detail: then also `error` (the code) and `fields`.
+ */
+export function errorBody(code: string, text: string, detail: boolean, fields?: string[]): SubmitResponse {
+  const body: SubmitResponse = { message: { type: 'error', text } };
+  if (!detail) return body;
+  body.error = code;
   if (fields) body.fields = fields;
-  return { status, body, outcome: code };
+  return body;
+}
+
+function failure(status: number, code: string, text: string, detail: boolean, fields?: string[]): SubmitResult {
+  return { status, body: errorBody(code, text, detail, fields), outcome: code };
 }
 
 async function store(site: Site, form: Form, data: SubmissionData, input: SubmitInput, isSpam: boolean): Promise<void> {

@@ -118,7 +118,11 @@ describe('the form script in headless Chromium', function () {
     await open(contactId);
     const before = (await submissionRows(fs.site, contactId)).length;
     await page.fill('[name="email"]', 'ada@example.test');
+    const posted: string[] = [];
+    page.on('request', (req) => { if (req.method() === 'POST') posted.push(req.postData() ?? ''); });
     const events = await submitAndWait();
+    // The script asks for the detail; the plugin's own script does not, and gets `{message}` alone.
+    assert.match(posted[0] ?? '', /name="_frm_detail"\r\n\r\n1\r\n/);
     assert.deepEqual(events.map((e) => e.type), ['frm-submit', 'frm-submitted', 'frm-error', 'frm-message']);
     assert.deepEqual(events[2]?.detail.response, {
       message: { type: 'error', text: 'Please fill in the required fields.' }, error: 'required_field_missing', fields: ['name'],

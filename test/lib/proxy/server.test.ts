@@ -67,7 +67,8 @@ describe('understudy proxy over the oracle site', () => {
   it('reads admin-ajax bodies to find the action: the plugins\' actions are served, others get the body whole', async () => {
     const form = ['Content-Type', 'application/x-www-form-urlencoded'];
     const served = await rawRequest(front.url, { method: 'POST', path: '/wp-admin/admin-ajax.php', headers: form, body: 'action=frm_form_submit&form_id=999' });
-    assert.equal(JSON.parse(served.body.toString()).error, 'form_not_found');
+    assert.equal(served.status, 404);
+    assert.deepEqual(JSON.parse(served.body.toString()), { message: { type: 'error', text: 'This form is not available.' } });
     assert.equal(seen.length, 0, 'the upstream was not asked');
     const body = `action=heartbeat&data=${'x'.repeat(50_000)}`;
     const passed = await rawRequest(front.url, { method: 'POST', path: '/wp-admin/admin-ajax.php?action=frm_form_submit', headers: form, body });

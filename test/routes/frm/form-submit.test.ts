@@ -135,21 +135,32 @@ describe('POST /wp-admin/admin-ajax.php action=frm_form_submit', function () {
   });
 
   describe('a validation failure', () => {
-    it('names the missing required fields (whitespace is empty), stores nothing and sends nothing', async () => {
+    it('answers as the plugin does, the message alone (whitespace is empty), stores nothing and sends nothing', async () => {
       const before = await submissionRows(fs.site, formId);
       const res = await submit(valid(formId, { name: '   ', email: '' }));
+      assert.equal(res.status, 200);
+      assert.equal(res.text, '{"message":{"type":"error","text":"Please fill in the required fields."}}');
+      assert.deepEqual(await submissionRows(fs.site, formId), before);
+      assert.equal(smtp.sentEmails().length, 0);
+    });
+
+    it('names the code and the missing required fields when the request asks for the detail (_frm_detail=1, as the form script does)', async () => {
+      const res = await submit(valid(formId, { name: '   ', email: '', _frm_detail: '1' }));
       assert.equal(res.status, 200);
       assert.deepEqual(res.body, {
         message: { type: 'error', text: 'Please fill in the required fields.' }, error: 'required_field_missing', fields: ['name', 'email'],
       });
-      assert.deepEqual(await submissionRows(fs.site, formId), before);
-      assert.equal(smtp.sentEmails().length, 0);
+      for (const other of ['0', '', 'yes', 'true']) {
+        assert.deepEqual(Object.keys((await submit(valid(formId, { name: '', _frm_detail: other }))).body), ['message'], `_frm_detail=${other}`);
+      }
     });
 
     it("refuses an invalid email address with invalid_email and the form's custom text", async () => {
       const id = await insertFormRow(fs.site, { settings: VALIDATED, messages: { invalid_email: 'That address will not reach you.' } });
       const res = await submit(valid(id, { email: 'ada@' }));
-      assert.deepEqual(res.body, { message: { type: 'error', text: 'That address will not reach you.' }, error: 'invalid_email', fields: ['email'] });
+      assert.deepEqual(res.body, { message: { type: 'error', text: 'That address will not reach you.' } });
+      const detailed = await submit(valid(id, { email: 'ada@', _frm_detail: '1' }));
+      assert.deepEqual(detailed.body, { message: { type: 'error', text: 'That address will not reach you.' }, error: 'invalid_email', fields: ['email'] });
       assert.equal((await submissionRows(fs.site, id)).length, 0);
       assert.equal(smtp.sentEmails().length, 0);
     });
@@ -157,9 +168,10 @@ describe('POST /wp-admin/admin-ajax.php action=frm_form_submit', function () {
     it('refuses a submission larger than the data column holds (too_large), storing nothing', async () => {
       const before = await submissionRows(fs.site, formId);
       const res = await submit(valid(formId, { message: 'x'.repeat(70_000) }));
-      assert.equal(res.body.message.type, 'error');
-      assert.equal(res.body.error, 'too_large');
-      assert.equal(res.body.hide_form, undefined);
+      assert.deepEqual(res.body, { message: { type: 'error', text: 'Your submission is too large to be sent.' } });
+      const detailed = await submit(valid(formId, { message: 'x'.repeat(70_000), _frm_detail: '1' }));
+      assert.equal(detailed.body.error, 'too_large');
+      assert.equal(detailed.body.hide_form, undefined);
       assert.deepEqual(await submissionRows(fs.site, formId), before);
       assert.equal(smtp.sentEmails().length, 0);
     });
@@ -201,8 +213,10 @@ describe('POST /wp-admin/admin-ajax.php action=frm_form_submit', function () {
       for (const id of ['999999', String(draft), String(ticket.ID), 'abc', '']) {
         const res = await submit(valid(formId, { _frm_form_id: id, [`_frm_h${id}`]: '' }));
         assert.equal(res.status, 404, id);
-        assert.deepEqual(res.body, { message: { type: 'error', text: 'This form is not available.' }, error: 'form_not_found' }, id);
+        assert.deepEqual(res.body, { message: { type: 'error', text: 'This form is not available.' } }, id);
       }
+      const detailed = await submit(valid(formId, { _frm_form_id: '999999', _frm_detail: '1' }));
+      assert.deepEqual(detailed.body, { message: { type: 'error', text: 'This form is not available.' }, error: 'form_not_found' });
       assert.equal((await submissionRows(fs.site, draft)).length, 0);
       assert.equal(smtp.sentEmails().length, 0);
     });
@@ -215,9 +229,35 @@ describe('POST /wp-admin/admin-ajax.php action=frm_form_submit', function () {
         .set('Content-Type', 'multipart/form-data; boundary=XX').send(body);
       assert.equal(res.status, 400);
       assert.match(res.headers['content-type'], /^application\/json; charset=UTF-8/);
-      assert.deepEqual(res.body, { message: { type: 'error', text: 'Oops. An error occurred.' }, error: 'invalid_request' });
+      assert.deepEqual(res.body, { message: { type: 'error', text: 'Oops. An error occurred.' } });
+      const detailed = await request(fs.app).post('/wp-admin/admin-ajax.php?action=frm_form_submit')
+        .set('Content-Type', 'multipart/form-data; boundary=XX').send('--XX\r\nContent-Disposition: form-data; name="_frm_detail"\r\n\r\n1\r\n' + body);
+      assert.equal(detailed.status, 400);
+      assert.deepEqual(detailed.body, { message: { type: 'error', text: 'Oops. An error occurred.' }, error: 'invalid_request' });
       assert.equal((await submissionRows(fs.site, formId)).length, before);
       assert.equal(smtp.sentEmails().length, 0);
+    });
+  });
+
+  describe('a failure of the site itself', () => {
+    it('answers 500 with the generic message alone (the code only when asked), logging the cause', async () => {
+      const options = fs.site.options;
+      const get = options.get;
+      // The form service's own option read fails; admin-ajax.php's reads (home, charset) still work.
+      options.get = (async (name: string, ...rest: unknown[]) => {
+        if (name === 'frm_settings') throw new Error('database gone');
+        return (get as (...args: unknown[]) => Promise<unknown>).call(options, name, ...rest);
+      }) as typeof get;
+      try {
+        const res = await submit(valid());
+        assert.equal(res.status, 500);
+        assert.deepEqual(res.body, { message: { type: 'error', text: 'Oops. An error occurred.' } });
+        const detailed = await submit(valid(formId, { _frm_detail: '1' }));
+        assert.deepEqual([detailed.status, detailed.body], [500, { message: { type: 'error', text: 'Oops. An error occurred.' }, error: 'error' }]);
+      } finally {
+        options.get = get;
+      }
+      assert.ok(fs.logger.lines.some((l) => l.message === 'form submission failed' && String(l.fields?.error).includes('database gone')));
     });
   });
 
@@ -248,9 +288,9 @@ describe('POST /wp-admin/admin-ajax.php action=frm_form_submit', function () {
           prepare();
           const res = await submit(fields);
           assert.equal(res.status, 403, name);
-          assert.deepEqual(res.body, {
-            message: { type: 'error', text: 'This form has expired. Please reload the page and try again.' }, error: 'invalid_nonce',
-          }, name);
+          assert.deepEqual(res.body, { message: { type: 'error', text: 'This form has expired. Please reload the page and try again.' } }, name);
+          const detailed = await submit({ ...fields, _frm_detail: '1' });
+          assert.deepEqual([detailed.status, detailed.body.error], [403, 'invalid_nonce'], name);
         }
       } finally {
         fs.clock.set(start);
