@@ -3,6 +3,7 @@
  * copy): one worker over the shared job table (lib/jobs), with the handlers of every plugin's job kinds.
  * The plugins know nothing of each other, so their handlers meet here, above both.
  */
+import { formJobHandlers } from './forms/notifications';
 import { JobHandler } from './jobs/handler';
 import { JobWorker, WorkerOptions } from './jobs/worker';
 import { HandlerOptions, supportJobHandlers } from './support/jobs/handlers';
@@ -10,7 +11,7 @@ import { Site } from './wp/site';
 
 /** Every job kind this version runs, and its handler. */
 export function jobHandlers(options: HandlerOptions = {}): Record<string, JobHandler> {
-  return { ...supportJobHandlers(options) };
+  return { ...supportJobHandlers(options), ...formJobHandlers() };
 }
 
 /** A started worker for `site`: every kind unless `handlers` says otherwise. */

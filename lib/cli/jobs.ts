@@ -1,6 +1,6 @@
 /**
- * `understudy jobs`: what the job queue holds (team alerts, reply emails): how many jobs are queued,
- * running, failed and done, and the latest of them. Times are UTC, ISO 8601.
+ * `understudy jobs`: what the job queue holds (team alerts, reply emails, form notifications): how
+ * many jobs are queued, running, failed and done, and the latest of them. Times are UTC, ISO 8601.
  */
 import { JOB_STATUSES, JobRow } from '../jobs/queue';
 import { countJobs, latestJobs } from '../jobs/store';

@@ -1,59 +1,45 @@
 /**
- * A form's notification actions, run after a genuine (not spam, valid) submission. The plugin family
- * has one built-in type, `email`: `to`, `from`, `subject`, `message`, `headers` (extra header lines,
- * e.g. `Reply-To: [name] <[email]>`) and `content_type` (`text/html`, the default, or `text/plain`),
- * every one of them able to hold `[field]` variables. Values are escaped for where they land: in a
- * header they are one line (`[all]` separated by commas), in an address a quoted display name unless
- * they are addresses, and header names only ever come from the template. An address that still does
- * not read as one mailbox is left out (a recipient, Reply-To) or replaced by the default (From).
+ * A form's notification actions, composed for a genuine (not spam, valid) submission and queued as
+ * jobs that send them (notifications.ts). The plugin family has one built-in type, `email`: `to`,
+ * `from`, `subject`, `message`, `headers` (extra header lines, e.g. `Reply-To: [name] <[email]>`) and
+ * `content_type` (`text/html`, the default, or `text/plain`), every one of them able to hold `[field]`
+ * variables. Values are escaped for where they land: in a header they are one line (`[all]` separated
+ * by commas), in an address a quoted display name unless they are addresses, and header names only
+ * ever come from the template. An address that still does not read as one mailbox is left out (a
+ * recipient, Reply-To) or replaced by the default (From).
  */
 import { Logger } from '../logger';
 import { parseMailbox } from '../mail/address';
-import type { MailMessage, Mailer } from '../mail/mailer';
+import type { MailMessage } from '../mail/mailer';
 import { isEmail } from '../wp/formatting';
 import type { FormAction } from './settings';
 import type { Form, SubmissionData } from './store';
 import { addressText, escapeHtml, headerText, noEscape, replaceDataVariables } from './variables';
 
-export interface ActionContext {
-  mailer: Mailer;
-  logger: Logger;
-  /** The site's `admin_email` option: the default sender of notifications. */
-  adminEmail: string;
-}
-
-export interface ActionOutcome {
-  type: string;
-  /** `sent`; `skipped` (nothing to send, or a type this service does not run); `failed` (logged). */
-  result: 'sent' | 'skipped' | 'failed';
+/** The email of one of the form's actions (`action`: its place in the form's list). */
+export interface ActionEmail {
+  action: number;
+  message: MailMessage;
 }
 
 /** Headers an action may not set through `headers`: the envelope and MIME structure are ours. */
 const RESERVED_HEADERS = new Set(['to', 'from', 'cc', 'bcc', 'subject', 'content-type', 'content-transfer-encoding', 'mime-version']);
 
-/** Runs every action in order; one failing action is logged and does not stop the others or the answer. */
-export async function runActions(ctx: ActionContext, form: Form, data: SubmissionData): Promise<ActionOutcome[]> {
-  const outcomes: ActionOutcome[] = [];
-  for (const action of form.settings.actions) {
+/**
+ * The emails a submission's actions send, composed now (they are queued, and sent as composed): one
+ * per `email` action that has a recipient and a message. Other types are skipped and logged.
+ */
+export function actionEmails(form: Form, data: SubmissionData, adminEmail: string, logger: Logger): ActionEmail[] {
+  const emails: ActionEmail[] = [];
+  form.settings.actions.forEach((action, index) => {
     if (action.type !== 'email') {
-      ctx.logger.warn('form action type not supported; skipped', { form_id: form.id, type: action.type });
-      outcomes.push({ type: action.type, result: 'skipped' });
-      continue;
+      logger.warn('form action type not supported; skipped', { form_id: form.id, type: action.type });
+      return;
     }
-    const message = buildEmail(action, data, ctx.adminEmail);
-    if (!message) {
-      outcomes.push({ type: action.type, result: 'skipped' });
-      continue;
-    }
-    try {
-      await ctx.mailer.send(message);
-      outcomes.push({ type: action.type, result: 'sent' });
-    } catch (err) {
-      ctx.logger.error('form notification email failed', { form_id: form.id, error: err instanceof Error ? err.message : String(err) });
-      outcomes.push({ type: action.type, result: 'failed' });
-    }
-  }
-  return outcomes;
+    const message = buildEmail(action, data, adminEmail);
+    if (message) emails.push({ action: index, message });
+  });
+  return emails;
 }
 
 /** The email an `email` action sends for `data`, or null when it has no recipient or no message (as in the family). */

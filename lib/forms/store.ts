@@ -138,14 +138,18 @@ export async function deleteForm(db: Database, formId: number): Promise<number |
   });
 }
 
-/** Stores one submission; `data` is JSON as PHP's json_encode writes it. Returns the row ID. */
-export async function insertSubmission(db: Database, submission: NewSubmission): Promise<number> {
-  const [id] = await db.knex(db.tables.frm('submissions')).insert({
+/**
+ * Stores one submission, inside `trx` when given (with the jobs of its notifications); `data` is JSON
+ * as PHP's json_encode writes it. Returns the row ID.
+ */
+export async function insertSubmission(db: Database, submission: NewSubmission, trx: Knex | Knex.Transaction = db.knex): Promise<number> {
+  const [id] = await trx(db.tables.frm('submissions')).insert({
     form_id: submission.formId,
     data: encodeSubmissionData(submission.data),
-    user_agent: submission.userAgent,
-    ip_address: submission.ipAddress,
-    referer_url: submission.refererUrl,
+    // Free-text columns are TEXT on existing sites; a pathological header must not overflow them.
+    user_agent: submission.userAgent.slice(0, 1000),
+    ip_address: submission.ipAddress.slice(0, 255),
+    referer_url: submission.refererUrl.slice(0, 2000),
     is_spam: submission.isSpam ? 1 : 0,
     submitted_at: mysqlDateTime(submission.submittedAtMs),
   });

@@ -6,7 +6,7 @@
  */
 import { isEmail } from '../wp/formatting';
 import type { Site } from '../wp/site';
-import { runActions } from './actions';
+import { acceptSubmission } from './notifications';
 import { GLOBAL_SETTINGS_OPTION, fieldNames, messageText, parseGlobalSettings } from './settings';
 import { FieldValue, Form, SubmissionData, encodeSubmissionData, findForm, insertSubmission } from './store';
 import { replaceDataVariables, urlEncode, valueAt } from './variables';
@@ -78,8 +78,8 @@ export async function submitForm(site: Site, input: SubmitInput): Promise<Submit
   const problem = validate(form, data);
   if (problem) return failure(200, problem.code, messageText(form.messages, problem.code), detail, problem.fields);
   if (tooLarge) return failure(200, 'too_large', messageText(form.messages, 'too_large', SERVICE_TEXTS.too_large), detail);
-  if (form.settings.save_submissions) await store(site, form, data, input, false);
-  await runActions({ mailer: site.mailer, logger: site.logger, adminEmail: String(await site.options.get('admin_email', '')) }, form, data);
+  // Stored (when the form saves submissions) with its notification emails queued, in one transaction.
+  await acceptSubmission(site, form, data, input);
   const body = successBody(form);
   if (form.settings.redirect_url) body.redirect_url = replaceDataVariables(form.settings.redirect_url, data, urlEncode);
   return { status: 200, body, outcome: 'success' };

@@ -1,12 +1,14 @@
 /**
  * The form service's test site: the oracle database (real WordPress users: `admin` has `edit_forms`
  * through its role, `editor1` as a direct capability, `customer1` not at all) with mail going to an
- * SMTP capture, plus factories that write forms and submissions straight into the storage shape,
- * as the PHP plugin would have left them on an existing site (they do not use lib/forms/store.ts).
+ * SMTP capture when its jobs run (`runJobs()`), plus factories that write forms and submissions
+ * straight into the storage shape, as the PHP plugin would have left them on an existing site (they do
+ * not use lib/forms/store.ts).
  */
 import { Express } from 'express';
 import { createApp } from '../../lib/app';
 import { openSite } from '../../lib/boot';
+import { JobWorker } from '../../lib/jobs/worker';
 import { memoryLogger } from '../../lib/logger';
 import { fixedClock } from '../../lib/wp/clock';
 import { CurrentUser } from '../../lib/wp/auth/current-user';
@@ -15,6 +17,7 @@ import { parseCookieHeader } from '../../lib/wp/http/request-info';
 import { PhpArray, serialize } from '../../lib/wp/php';
 import { insertPost } from '../../lib/wp/posts';
 import { Site } from '../../lib/wp/site';
+import { jobHandlers } from '../../lib/worker';
 import { scratchDatabase } from './db';
 import { credentials, loadOracleInto, oracleConfig } from './oracle';
 
@@ -23,6 +26,11 @@ export interface FormSite {
   app: Express;
   clock: ReturnType<typeof fixedClock>;
   logger: ReturnType<typeof memoryLogger>;
+  /**
+   * Runs the jobs that are due by the site's clock (notification emails) with the handlers `serve`'s
+   * worker has, and waits for them, as that worker would right after a submission; returns how many ran.
+   */
+  runJobs(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -35,6 +43,7 @@ export async function openFormSite(smtpUrl?: string): Promise<FormSite> {
   const { site } = await openSite({ ...oracleConfig(scratch), smtpUrl }, { logger, clock });
   return {
     site, app: createApp(site), clock, logger,
+    runJobs: () => new JobWorker(site, { handlers: jobHandlers() }).runDueJobs(),
     async close() {
       await site.db.close();
       await scratch.drop();

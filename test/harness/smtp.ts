@@ -26,7 +26,8 @@ export interface SmtpCapture {
   close(): Promise<void>;
 }
 
-export async function startSmtpCapture(): Promise<SmtpCapture> {
+/** Starts the capture on `port` (default: any free one); a test that needs a server down and then up closes one and starts another on its port. */
+export async function startSmtpCapture(options: { port?: number } = {}): Promise<SmtpCapture> {
   const received: CapturedEmail[] = [];
   let refusal: string | null = null;
   const server = new SMTPServer({
@@ -47,7 +48,7 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
         .catch(callback);
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,

@@ -1,7 +1,8 @@
 /**
  * A form's notification email against what visitors type: their values go into the Subject, the
  * recipients, From and Reply-To and custom header lines, but can never add a header, a recipient or a
- * reply address of their own. Submitted through admin-ajax.php and received by a real SMTP server.
+ * reply address of their own. Submitted through admin-ajax.php, sent by the job worker (the email as
+ * composed at submission, stored in the job) and received by a real SMTP server.
  */
 import assert from 'node:assert/strict';
 import { ParsedMail } from 'mailparser';
@@ -31,12 +32,13 @@ describe('form notification headers and what visitors type', function () {
   });
   beforeEach(() => smtp.clear());
 
-  /** A form with one email action (and no field validation unless given), submitted once with `fields`. */
+  /** A form with one email action (and no field validation unless given), submitted once with `fields`; then its job runs. */
   async function submitTo(action: Record<string, string>, fields: Record<string, string>, settings: Record<string, string> = {}) {
     const id = await insertFormRow(fs.site, { settings: { ...settings, actions: [{ type: 'email', content_type: 'text/plain', message: '[all]', ...action }] } });
     const res = await request(fs.app).post('/wp-admin/admin-ajax.php').type('form')
       .send({ action: 'frm_form_submit', _frm_form_id: String(id), [`_frm_h${id}`]: '', ...fields });
     assert.equal(res.body.message?.type, 'success', res.text);
+    assert.equal(await fs.runJobs(), 1, 'one notification job');
   }
 
   it('leaves out a Reply-To that a value turned into more than one address: the owner\'s answer cannot go to a stranger', async () => {

@@ -1,12 +1,14 @@
 /**
  * `admin-ajax.php?action=frm_form_submit`: every outcome a visitor can meet, with the stored rows and
- * the emails (through a real SMTP server) that each one must and must not produce.
+ * the emails (through a real SMTP server) that each one must and must not produce. Emails are sent by
+ * the job worker after the answer, so every submission here is followed by one run of the due jobs.
  */
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { mysqlDateTime } from '../../../lib/wp/dates';
 import { PhpArray } from '../../../lib/wp/php';
 import { FormSite, cookieOf, insertFormRow, nonceFor, openFormSite, submissionRows } from '../../harness/forms';
+import { jobsOf } from '../../harness/outbound';
 import { SmtpCapture, startSmtpCapture } from '../../harness/smtp';
 
 const OWNER_ACTION = {
@@ -31,11 +33,14 @@ describe('POST /wp-admin/admin-ajax.php action=frm_form_submit', function () {
   });
   beforeEach(() => smtp.clear());
 
-  const submit = (fields: Record<string, string>, cookie?: string) => {
+  /** Submits, then runs the jobs the submission queued, as the server's worker does right after the answer. */
+  const submit = async (fields: Record<string, string>, cookie?: string) => {
     const req = request(fs.app).post('/wp-admin/admin-ajax.php').type('form')
       .set('User-Agent', 'Mozilla/5.0 (test)').set('Referer', 'https://example.test/contact/');
     if (cookie) req.set('Cookie', cookie);
-    return req.send({ action: 'frm_form_submit', ...fields });
+    const res = await req.send({ action: 'frm_form_submit', ...fields });
+    await fs.runJobs();
+    return res;
   };
   const valid = (id = formId, extra: Record<string, string> = {}) =>
     ({ _frm_form_id: String(id), [`_frm_h${id}`]: '', name: '  Ada  ', email: 'ada@example.test ', message: 'Hello\n', ...extra });
@@ -119,18 +124,29 @@ describe('POST /wp-admin/admin-ajax.php action=frm_form_submit', function () {
       assert.match(String(mail?.parsed.subject), /^New message from Eve Bcc: victim@example\.test$/);
     });
 
-    it('still answers success when the notification cannot be sent, and logs why', async () => {
+    it('still answers success when the notification cannot be sent, keeps it queued and sends it on the next try', async () => {
       const mailer = fs.site.mailer;
+      const start = fs.clock.now();
       fs.site.mailer = { send: async () => { throw new Error('SMTP refused'); } };
       try {
         const before = (await submissionRows(fs.site, formId)).length;
         const res = await submit(valid());
         assert.equal(res.body.message.type, 'success');
         assert.equal((await submissionRows(fs.site, formId)).length, before + 1, 'the submission is kept');
-        assert.ok(fs.logger.lines.some((l) => l.message === 'form notification email failed' && l.fields?.error === 'SMTP refused'));
+        const [job] = (await jobsOf(fs.site, 'form_notification')).slice(-1);
+        assert.deepEqual([job?.status, Number(job?.attempts), job?.last_error, Number(job?.run_at)], ['queued', 1, 'SMTP refused', Math.floor(start / 1000) + 60]);
+        assert.ok(fs.logger.lines.some((l) => l.message === 'job failed; will retry' && l.fields?.error === 'SMTP refused'));
       } finally {
         fs.site.mailer = mailer;
       }
+      fs.clock.set(start + 60_000);
+      try {
+        assert.equal(await fs.runJobs(), 1);
+      } finally {
+        fs.clock.set(start);
+      }
+      assert.equal(smtp.sentEmails().length, 1);
+      assert.equal(smtp.sentEmails()[0]?.parsed.subject, 'New message from Ada');
     });
   });
 
