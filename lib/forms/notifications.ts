@@ -69,7 +69,8 @@ export async function acceptSubmission(site: Site, form: Form, data: SubmissionD
  * `form_notification` jobs: send the stored email. A failure the transport may get past (the server
  * away, a timeout, a 4xx) is tried again on NOTIFICATION_RETRY_DELAYS; a message the mailer refuses
  * to send as written, or a server that rejects every recipient (5xx), fails the job at once with the
- * reason in `last_error`. A failed job keeps its email for people to see (`understudy jobs`).
+ * reason in `last_error`. A failed job keeps its email for people to see (`understudy jobs`); a done
+ * one keeps only what names it.
  */
 export const notificationHandler: JobHandler = {
   retryDelays: NOTIFICATION_RETRY_DELAYS,
@@ -81,6 +82,14 @@ export const notificationHandler: JobHandler = {
       if (isPermanent(err)) throw new PermanentJobError(errorText(err));
       throw err;
     }
+  },
+  /**
+   * Once sent, the email (visitor data, possibly of a form that saves no submissions, or of a
+   * submission deleted since) leaves the table; what names it stays for `understudy jobs`.
+   */
+  donePayload(payload: unknown): unknown {
+    const p = (payload ?? {}) as Partial<NotificationPayload>;
+    return { form_id: p.form_id, submission_id: p.submission_id, action: p.action, message_id: p.message?.messageId };
   },
 };
 

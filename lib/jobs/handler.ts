@@ -13,6 +13,12 @@ export interface JobHandler {
   retryDelays: readonly number[];
   /** Does the work; may run again after a crash, so it must be safe to repeat (at least once). */
   run(site: Site, job: ClaimedJob): Promise<void>;
+  /**
+   * What of the payload to keep once the job is done (default: all of it). A payload that carries
+   * personal data only to do the work (a form's email) shrinks to what names the work; a queued or
+   * failed job keeps its whole payload.
+   */
+  donePayload?(payload: unknown): unknown;
 }
 
 /** A failure that no retry can fix (a 404 from the receiver, a refused address): the job fails at once. */

@@ -93,10 +93,15 @@ export class JobQueue {
     return renewed > 0;
   }
 
-  /** Marks the job done; false when its lease had been taken over (the new holder finishes it). */
-  async complete(job: ClaimedJob): Promise<boolean> {
+  /**
+   * Marks the job done, replacing its payload with `payload` when one is given; false when its lease
+   * had been taken over (the new holder finishes it).
+   */
+  async complete(job: ClaimedJob, payload?: unknown): Promise<boolean> {
     const now = unixSeconds(this.clock);
-    const changed = await this.held(job).update({ status: 'done', locked_by: null, locked_until: null, last_error: null, updated_at: now });
+    const update: Partial<JobRow> = { status: 'done', locked_by: null, locked_until: null, last_error: null, updated_at: now };
+    if (payload !== undefined) update.payload = JSON.stringify(payload);
+    const changed = await this.held(job).update(update);
     return changed > 0;
   }
 

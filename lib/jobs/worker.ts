@@ -155,7 +155,7 @@ export class JobWorker {
       clearInterval(renew);
     }
     try {
-      const recorded = failure ? await this.recordFailure(handler, job, failure.err) : await this.queue.complete(job);
+      const recorded = failure ? await this.recordFailure(handler, job, failure.err) : await this.queue.complete(job, handler.donePayload?.(job.payload));
       if (!recorded) this.lostLease(job);
     } catch (writeErr) {
       // The lease runs out and the job is tried again: at least once, never silently dropped.

@@ -97,6 +97,20 @@ describe('JobWorker', function () {
     assert.deepEqual(await jobs().where({ id: other }).first('status', 'attempts', 'last_error'), { status: 'failed', attempts: 1, last_error: 'gone' });
   });
 
+  it('keeps what the handler\'s donePayload leaves of a done job\'s payload, and all of a failed one\'s', async () => {
+    const shrink = (payload: unknown) => ({ id: (payload as { id: number }).id });
+    const ok = { ...probe().handler, donePayload: shrink };
+    const broken = { ...probe({ fail: () => new PermanentJobError('no') }).handler, donePayload: shrink };
+    const full = JSON.stringify({ id: 7, secret: 'visitor data' });
+    const [done] = await jobs().insert({ kind: 'ok', payload: full, status: 'queued', run_at: now(), attempts: 0, created_at: now(), updated_at: now() });
+    const [failed] = await jobs().insert({ kind: 'broken', payload: full, status: 'queued', run_at: now(), attempts: 0, created_at: now(), updated_at: now() });
+    const [plain] = await jobs().insert({ kind: 'plain', payload: full, status: 'queued', run_at: now(), attempts: 0, created_at: now(), updated_at: now() });
+    assert.equal(await worker(t.site, { ok, broken, plain: probe().handler }).runDueJobs(), 3);
+    assert.deepEqual(await jobs().where({ id: done }).first('status', 'payload'), { status: 'done', payload: '{"id":7}' });
+    assert.deepEqual(await jobs().where({ id: failed }).first('status', 'payload'), { status: 'failed', payload: full });
+    assert.deepEqual(await jobs().where({ id: plain }).first('status', 'payload'), { status: 'done', payload: full }, 'without donePayload it is kept whole');
+  });
+
   it('shares the queue with a worker of another process: every job runs once and ends done once', async () => {
     const other = await t.openAnother();
     const a = probe();

@@ -96,6 +96,7 @@ describe('form notifications through the job queue, with the SMTP server down an
     assert.equal(await runJobs(), 1);
     [job] = await notifications();
     assert.deepEqual([job?.status, job?.attempts, job?.last_error], ['done', 3, null]);
+    assert.deepEqual(job?.payload, { form_id: formId, submission_id: Number(row?.id), action: 0, message_id: composed.messageId }, 'the sent email leaves the table');
     const [mail, ...others] = server.sentEmails();
     assert.deepEqual(others, [], 'exactly one email');
     assert.deepEqual(mail?.envelopeTo, ['owner@example.test']);
@@ -130,6 +131,8 @@ describe('form notifications through the job queue, with the SMTP server down an
     assert.equal(table.status, 0, table.stderr);
     assert.equal(table.stdout.split('\n')[0], 'queued: 0, running: 0, failed: 0, done: 1');
     assert.match(table.stdout, /\| form_notification \| done +\| 2 +\|/);
+    const [sent] = JSON.parse((await cli(['jobs', '--format=json'], env)).stdout).jobs;
+    assert.deepEqual(Object.keys(sent.payload), ['form_id', 'submission_id', 'action', 'message_id'], 'the email is no longer kept');
   });
 
   it('fails the job for good once the delays are spent, keeping the email and the submission', async () => {
