@@ -13,10 +13,13 @@ export const JOBS_HELP = `usage: understudy jobs [--format=table|json] [--status
 
 Shows the job queue: how many jobs are queued, running, failed and done, then the latest
 jobs, newest first (default 20). --status shows only queued, running, failed or done jobs.
-With --format=json: {"counts": {...}, "jobs": [...]}, times as ISO 8601 UTC.
+The table cuts each payload at 80 characters. --format=json prints {"counts": {...},
+"jobs": [...]} with whole payloads, times as ISO 8601 UTC.
 `;
 
 const TABLE_FIELDS = ['id', 'kind', 'status', 'attempts', 'run_at', 'last_error', 'payload'];
+/** A table cell shows this much of a payload (a queued form notification carries a whole email); JSON shows it all. */
+const TABLE_PAYLOAD_CHARS = 80;
 
 /** Runs `jobs ...`; returns the exit status. */
 export async function jobsCommand(ctx: CliContext, argv: string[]): Promise<number> {
@@ -36,7 +39,7 @@ export async function jobsCommand(ctx: CliContext, argv: string[]): Promise<numb
     line(ctx, JOB_STATUSES.map((s) => `${s}: ${counts[s]}`).join(', '));
     if (jobs.length) {
       const rows: Row[] = jobs.map((job) => ({
-        id: job.id, kind: job.kind, status: job.status, attempts: job.attempts, run_at: job.run_at, last_error: job.last_error ?? '', payload: JSON.stringify(job.payload),
+        id: job.id, kind: job.kind, status: job.status, attempts: job.attempts, run_at: job.run_at, last_error: job.last_error ?? '', payload: cut(JSON.stringify(job.payload), TABLE_PAYLOAD_CHARS),
       }));
       for (const text of asciiTable(TABLE_FIELDS, rows)) line(ctx, text);
     }
@@ -59,6 +62,12 @@ function presentJob(row: JobRow) {
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };
+}
+
+/** At most `max` characters (code points), the last one `…` when cut. */
+function cut(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
 
 function iso(seconds: number): string {

@@ -124,13 +124,17 @@ describe('form notifications through the job queue, with the SMTP server down an
     assert.match(entry.last_error, /ECONNREFUSED/);
     assert.equal(entry.payload.form_id, formId);
     assert.equal(entry.payload.message.subject, 'New message from Ada');
+    const waitingTable = (await cli(['jobs'], env)).stdout.split('\n');
+    const cell = waitingTable[4]?.split(' | ').at(-1)?.replace(/ \|$/, '');
+    assert.equal(Array.from(cell ?? '').length, 80, 'the table cuts the payload');
+    assert.match(String(cell), /^\{"form_id":\d+,"submission_id":\d+,"action":0,"message":\{.*…$/);
     await serverUp();
     advance(60);
     await runJobs();
     const table = await cli(['jobs'], env);
     assert.equal(table.status, 0, table.stderr);
     assert.equal(table.stdout.split('\n')[0], 'queued: 0, running: 0, failed: 0, done: 1');
-    assert.match(table.stdout, /\| form_notification \| done +\| 2 +\|/);
+    assert.match(table.stdout, /\| form_notification \| done +\| 2 +\| .* \| \{"form_id":\d+,"submission_id":\d+,"action":0,"message_id":"<frm\.\d+\.[0-9a-f]+… \|$/m);
     const [sent] = JSON.parse((await cli(['jobs', '--format=json'], env)).stdout).jobs;
     assert.deepEqual(Object.keys(sent.payload), ['form_id', 'submission_id', 'action', 'message_id'], 'the email is no longer kept');
   });
