@@ -51,7 +51,17 @@ export const MESSAGE_CODE_PATTERN = /^[a-z0-9_]{1,64}$/;
 /** Global settings (option `frm_settings`). */
 export interface GlobalSettings {
   enable_nonce: boolean;
+  /** Submissions one address may send to one form per window; 0 (the default) means no limit. */
+  submit_limit: number;
+  /** The window of `submit_limit`, in minutes (default 10, at most a day). */
+  submit_limit_window: number;
 }
+
+/** The default window of the submission limit, in minutes. */
+export const DEFAULT_SUBMIT_LIMIT_WINDOW = 10;
+/** Bounds of the submission limit: a window of at most a day, at most this many submissions in one. */
+export const MAX_SUBMIT_LIMIT_WINDOW = 1440;
+export const MAX_SUBMIT_LIMIT = 100_000;
 
 /** Reads `_frm_settings` (serialized or absent) over the defaults; unknown keys are ignored here and kept on write. */
 export function parseSettings(raw: string | undefined): FormSettings {
@@ -100,10 +110,33 @@ export function fieldNames(list: string): string[] {
   return list.split(',').map((name) => name.trim()).filter(Boolean);
 }
 
-/** Reads the option `frm_settings` (absent, or an array missing keys, means the defaults: nonce off). */
+/**
+ * Reads the option `frm_settings` (absent, or an array missing keys, means the defaults: nonce off, no
+ * submission limit). Numbers are read as PHP's (int) cast reads them (`"5"`, `5`, `"5 per form"`); a
+ * limit that is not a positive number is no limit, a window that is not one is the default.
+ */
 export function parseGlobalSettings(value: unknown): GlobalSettings {
   const stored = value instanceof PhpArray ? value : new PhpArray();
-  return { enable_nonce: phpTruthy(stored.get('enable_nonce')) };
+  const limit = phpInt(stored.get('submit_limit'));
+  const windowMinutes = phpInt(stored.get('submit_limit_window'));
+  return {
+    enable_nonce: phpTruthy(stored.get('enable_nonce')),
+    submit_limit: Math.min(Math.max(limit, 0), MAX_SUBMIT_LIMIT),
+    submit_limit_window: windowMinutes > 0 ? Math.min(windowMinutes, MAX_SUBMIT_LIMIT_WINDOW) : DEFAULT_SUBMIT_LIMIT_WINDOW,
+  };
+}
+
+/** PHP's (int) cast, for the values an options screen or WP-CLI leaves: the leading integer of a string, 0 otherwise. */
+export function phpInt(value: PhpValue | undefined): number {
+  if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : 0;
+  if (typeof value === 'bigint') return Number(value);
+  if (value instanceof PhpFloat) return Number.isFinite(value.value) ? Math.trunc(value.value) : 0;
+  if (typeof value === 'boolean') return Number(value);
+  if (typeof value === 'string') {
+    const match = /^[ \t\n\r\v\f]*([+-]?\d+)/.exec(value);
+    return match ? Number(match[1]) : 0;
+  }
+  return 0;
 }
 
 /** PHP's boolean cast: '', '0', 0, 0.0, null, false and empty arrays are false; everything else is true. */

@@ -3,10 +3,13 @@
  * be published; the nonce is checked when the site enables it; a filled or missing honeypot is spam
  * (answered as a success, stored flagged, never emailed); then required and email fields are validated;
  * then the submission is stored (when the form saves submissions) and the notification actions run.
+ * With the site's submission limit on, spam and valid submissions count against the address; one over
+ * the limit is refused (429), spam over it is still answered as a success but no longer stored.
  */
 import { isEmail } from '../wp/formatting';
 import type { Site } from '../wp/site';
 import { acceptSubmission } from './notifications';
+import { countSubmission } from './limit';
 import { GLOBAL_SETTINGS_OPTION, fieldNames, messageText, parseGlobalSettings } from './settings';
 import { FieldValue, Form, SubmissionData, encodeSubmissionData, findForm, insertSubmission } from './store';
 import { replaceDataVariables, urlEncode, valueAt } from './variables';
@@ -29,6 +32,7 @@ const SERVICE_TEXTS: Record<string, string> = {
   form_not_found: 'This form is not available.',
   invalid_nonce: 'This form has expired. Please reload the page and try again.',
   too_large: 'Your submission is too large to be sent.',
+  rate_limited: 'Too many submissions from your address. Please try again later.',
 };
 
 export interface SubmitInput {
@@ -56,6 +60,8 @@ export interface SubmitResult {
   body: SubmitResponse;
   /** What happened, for logs and tests: `success`, `spam`, or the error code. */
   outcome: string;
+  /** Seconds until the address may submit again (`rate_limited`), for Retry-After. */
+  retryAfter?: number;
 }
 
 /** Handles one submission end to end; never throws for visitor mistakes, only for failures of the site itself. */
@@ -72,12 +78,20 @@ export async function submitForm(site: Site, input: SubmitInput): Promise<Submit
   const tooLarge = Buffer.byteLength(encodeSubmissionData(data)) > MAX_DATA_BYTES;
   if (!honeypotIsEmpty(form, input.fields)) {
     // CASE: a bot. It is told "success" so it learns nothing; a human checking the list can still see it.
-    if (form.settings.save_submissions && !tooLarge) await store(site, form, data, input, true);
+    // Spam is what the submission limit is for: it counts, and past the limit it is no longer stored.
+    const limited = (await countSubmission(site, global, form.id, input.ipAddress))?.allowed === false;
+    if (form.settings.save_submissions && !tooLarge && !limited) await store(site, form, data, input, true);
     return { status: 200, body: successBody(form), outcome: 'spam' };
   }
   const problem = validate(form, data);
   if (problem) return failure(200, problem.code, messageText(form.messages, problem.code), detail, problem.fields);
   if (tooLarge) return failure(200, 'too_large', messageText(form.messages, 'too_large', SERVICE_TEXTS.too_large), detail);
+  // Counted only now: a visitor's typing mistakes store nothing, so they neither use up the allowance
+  // nor are hidden behind a refusal.
+  const limit = await countSubmission(site, global, form.id, input.ipAddress);
+  if (limit && !limit.allowed) {
+    return { ...failure(429, 'rate_limited', messageText(form.messages, 'rate_limited', SERVICE_TEXTS.rate_limited), detail), retryAfter: limit.retryAfter };
+  }
   // Stored (when the form saves submissions) with its notification emails queued, in one transaction.
   await acceptSubmission(site, form, data, input);
   const body = successBody(form);

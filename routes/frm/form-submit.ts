@@ -21,7 +21,9 @@ async function handleSubmit(req: AjaxRequest): Promise<AjaxResponse> {
       refererUrl: req.header('referer') ?? '',
       verifyNonce: async (nonce) => (await req.site.auth.verifyNonce(req.user, nonce, SUBMIT_NONCE_ACTION)) !== false,
     });
-    return wpSendJson(result.body, result.status);
+    const answer = wpSendJson(result.body, result.status);
+    if (result.retryAfter === undefined) return answer;
+    return new AjaxResponse(answer.body, answer.status, answer.contentType, { 'Retry-After': String(result.retryAfter) });
   } catch (err) {
     // CASE: the site failed (database down…). The visitor still gets the form's answer shape, never a notice.
     req.site.logger.error('form submission failed', { error: err instanceof Error ? err.stack : String(err) });

@@ -1,9 +1,9 @@
 /** Reading and writing `_frm_settings`, `frm_message_<code>` and `frm_settings` as PHP leaves them. */
 import assert from 'node:assert/strict';
 import {
-  DEFAULT_SETTINGS, fieldNames, messageText, messagesFromMeta, parseGlobalSettings, parseSettings, settingsForStorage,
+  DEFAULT_SETTINGS, fieldNames, messageText, messagesFromMeta, parseGlobalSettings, parseSettings, phpInt, settingsForStorage,
 } from '../../../lib/forms/settings';
-import { PhpArray, unserialize } from '../../../lib/wp/php';
+import { PhpArray, PhpFloat, PhpValue, unserialize } from '../../../lib/wp/php';
 
 describe('form settings', () => {
   describe('parseSettings', () => {
@@ -67,9 +67,31 @@ describe('form settings', () => {
   });
 
   it('reads enable_nonce from the frm_settings option, off when absent', () => {
-    assert.deepEqual(parseGlobalSettings(undefined), { enable_nonce: false });
-    assert.deepEqual(parseGlobalSettings(new PhpArray([['enable_nonce', '1']])), { enable_nonce: true });
-    assert.deepEqual(parseGlobalSettings(new PhpArray([['enable_nonce', '0']])), { enable_nonce: false });
-    assert.deepEqual(parseGlobalSettings('garbage'), { enable_nonce: false });
+    const off = { enable_nonce: false, submit_limit: 0, submit_limit_window: 10 };
+    assert.deepEqual(parseGlobalSettings(undefined), off);
+    assert.deepEqual(parseGlobalSettings(new PhpArray([['enable_nonce', '1']])), { ...off, enable_nonce: true });
+    assert.deepEqual(parseGlobalSettings(new PhpArray([['enable_nonce', '0']])), off);
+    assert.deepEqual(parseGlobalSettings('garbage'), off);
+  });
+
+  it('reads the submission limit as PHP casts to int: no limit unless positive, the window 10 minutes unless positive, at most a day', () => {
+    const read = (limit: PhpValue, window?: PhpValue) => {
+      const entries: Array<[string, PhpValue]> = [['submit_limit', limit]];
+      if (window !== undefined) entries.push(['submit_limit_window', window]);
+      const { submit_limit, submit_limit_window } = parseGlobalSettings(new PhpArray(entries));
+      return [submit_limit, submit_limit_window];
+    };
+    assert.deepEqual(read('5'), [5, 10]);
+    assert.deepEqual(read(5, '30'), [5, 30]);
+    assert.deepEqual(read(' 7 per form', 15), [7, 15]);
+    assert.deepEqual(read(new PhpFloat(4.9), new PhpFloat(2.5)), [4, 2]);
+    assert.deepEqual(read(true, '1'), [1, 1]);
+    for (const none of ['', '0', '-3', 'many', null, false, 0]) assert.deepEqual(read(none), [0, 10], String(none));
+    for (const window of ['0', '-1', 'soon', '']) assert.deepEqual(read('5', window), [5, 10], String(window));
+    assert.deepEqual(read('9999999', '100000'), [100_000, 1440]);
+  });
+
+  it('phpInt is the leading integer of a string, as (int) reads it', () => {
+    assert.deepEqual(['12', '  12abc', '+3', '-4', '1.9', 'x1', '', '\n5'].map((v) => phpInt(v)), [12, 12, 3, -4, 1, 0, 0, 5]);
   });
 });
