@@ -217,6 +217,29 @@ const gatedEndpoint: Endpoint<SampleCaller> = {
 
 const gated: RouteDeclaration = { namespace: NS, route: '/gated/(?P<site>\\w+)', endpoints: [gatedEndpoint] };
 
+/**
+ * A keyed caller's route: `shop` lists an origin, CORS never allows credentials, and the body limit
+ * is 8 KiB with an `X-Test-Key` header (checked later, at the principal stage) and 1 KiB without.
+ */
+export const KEYED_LIMITS = { withKey: 8 * 1024, withoutKey: 1024 };
+
+const keyedEndpoint: Endpoint<SampleCaller> = {
+  methods: ['POST'],
+  origins: async (req) => (req.urlParams.site === 'shop' ? ['https://shop.example'] : []),
+  corsCredentials: false,
+  maxBodyBytes: async (_site, _url, head) => (head.header('x-test-key') ? KEYED_LIMITS.withKey : KEYED_LIMITS.withoutKey),
+  args: { n: { type: 'integer' } },
+  principal: async (req) => {
+    const key = req.header('x-test-key');
+    if (key === undefined) return { site: 'browser' };
+    return key === `key-${req.urlParams.site}` ? { site: req.urlParams.site as string } : new WpError('test_bad_key', 'The site key is not valid.', 401);
+  },
+  permission: allowAnyone,
+  handler: (req) => ({ caller: req.principal, n: req.params.n ?? null, bytes: req.rawBody?.length ?? JSON.stringify(req.body ?? {}).length }),
+};
+
+const keyed: RouteDeclaration = { namespace: NS, route: '/keyed/(?P<site>\\w+)', endpoints: [keyedEndpoint] };
+
 /** Handlers that fail or answer nothing. */
 const oddities: RouteDeclaration[] = [
   { namespace: NS, route: '/boom', endpoints: [{ methods: ['GET'], permission: allowAnyone, handler: () => { throw new Error('secret internals: db password hunter2'); } }] },
@@ -233,7 +256,7 @@ const oddities: RouteDeclaration[] = [
   },
 ];
 
-export const SAMPLE_ROUTES: RouteDeclaration[] = [things, thing, echo, items, upload, limited, bucketed, stream, gated, ...oddities];
+export const SAMPLE_ROUTES: RouteDeclaration[] = [things, thing, echo, items, upload, limited, bucketed, stream, gated, keyed, ...oddities];
 
 /** admin-ajax actions: one for both sides, one signed-in only, a nonce check, the JSON helpers. */
 export function registerSampleAjaxActions(ajax: AjaxRegistry): void {

@@ -34,8 +34,11 @@ export interface RenderContext {
   request?: RestRequest;
   /** The matched route's dependency, consulted when the request fails. */
   availability?: Availability;
-  /** The only browser origins CORS may name, when the endpoint lists them (else WordPress's rule: any). */
-  allowedOrigins?: string[];
+  /**
+   * CORS of a route that lists browser origins: the only origins an answer may name, and whether it
+   * allows credentials (else WordPress's rule: any origin, with credentials).
+   */
+  cors?: { origins: string[]; credentials: boolean };
 }
 
 const NO_CACHE = { Expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control': 'no-cache, must-revalidate, max-age=0' };
@@ -162,7 +165,7 @@ async function writeServerHeaders(ctx: RenderContext, jsonp: boolean): Promise<v
 function writeCors(ctx: RenderContext, varyAnonymous = true): void {
   const { req, res } = ctx;
   const origin = req.headers.origin;
-  if (ctx.allowedOrigins) return writeListedCors(ctx);
+  if (ctx.cors) return writeListedCors(ctx, ctx.cors);
   if (origin && origin !== '0') {
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Access-Control-Allow-Methods', CORS_METHODS);
@@ -173,15 +176,18 @@ function writeCors(ctx: RenderContext, varyAnonymous = true): void {
   }
 }
 
-/** CORS for an endpoint with listed origins: exactly the request's origin when listed, and always Vary. */
-function writeListedCors(ctx: RenderContext): void {
+/**
+ * CORS for a route with listed origins: exactly the request's origin when listed, credentials only
+ * when the endpoint allows them, and Vary: Origin on every answer (with an Origin or without).
+ */
+function writeListedCors(ctx: RenderContext, cors: NonNullable<RenderContext['cors']>): void {
   const { req, res } = ctx;
   res.setHeader('Vary', 'Origin');
   const origin = req.headers.origin;
-  if (!origin || !ctx.allowedOrigins?.includes(origin)) return;
+  if (!origin || !cors.origins.includes(origin)) return;
   res.setHeader('Access-Control-Allow-Origin', origin);
   res.setHeader('Access-Control-Allow-Methods', CORS_METHODS);
-  res.setHeader('Access-Control-Allow-Credentials', 'true');
+  if (cors.credentials) res.setHeader('Access-Control-Allow-Credentials', 'true');
 }
 
 /** WP: no-cache for a signed-in caller, a failed nonce, or a 4xx reached through X-HTTP-Method-Override. */

@@ -15,34 +15,42 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Params = Record<string, unknown>;
 
 /**
+ * What is known of a request before its body is read and its caller authenticated: the URL, the
+ * query, the headers and the connection. An endpoint's `origins` and a `maxBodyBytes` function see
+ * this much, because they are decided before the body is read.
+ */
+export interface RequestHead {
+  method: HttpMethod;
+  /** The path after the REST prefix, e.g. `/support/v1/tickets/5`. */
+  path: string;
+  urlParams: Record<string, string>;
+  query: Record<string, unknown>;
+  ip: string;
+  /** The connection is HTTPS (WordPress's is_ssl()). */
+  secure: boolean;
+  site: Site;
+  /** A request header by case-insensitive name. */
+  header(name: string): string | undefined;
+}
+
+/**
  * What a handler and a permission check see of the request. `P` is the caller when it is not a
  * WordPress user (a mailbox, a connected site, a portal session), as the endpoint's principal
  * resolver identified it. `A` is the params as the endpoint's args validated them (TypedArgs).
  */
-export interface RestRequest<P = unknown, A extends object = Params> {
-  method: HttpMethod;
-  /** The path after the REST prefix, e.g. `/support/v1/tickets/5`. */
-  path: string;
+export interface RestRequest<P = unknown, A extends object = Params> extends RequestHead {
   /**
    * Validated and coerced arguments merged with the rest, in WordPress's order (JSON, body, query,
    * URL, defaults). Typed as the endpoint's args declare them (undeclared ones are there, untyped).
    */
   params: A;
-  urlParams: Record<string, string>;
-  query: Record<string, unknown>;
   /** The decoded JSON or form body, or null. */
   body: Record<string, unknown> | null;
   rawBody: Buffer | null;
   files: UploadedFile[];
   user: CurrentUser;
-  ip: string;
-  /** The connection is HTTPS (WordPress's is_ssl()). */
-  secure: boolean;
-  site: Site;
   /** The caller the endpoint's principal resolver identified (undefined when it declares none). */
   principal: P;
-  /** A request header by case-insensitive name. */
-  header(name: string): string | undefined;
 }
 
 /** A permission check: true to go on; false becomes rest_forbidden (401 signed out, 403 signed in). */
@@ -106,20 +114,31 @@ export interface Endpoint<P = unknown, A extends object = Params> {
   /** Who the caller is when not a WordPress user, resolved at the permission stage before `permission`. */
   principal?(req: RestRequest): Promise<P | WpError>;
   /**
-   * The browser origins allowed to call (e.g. a connected site's listed addresses): CORS then names
-   * exactly the request's origin when listed (with Vary: Origin), and a request from any other origin
-   * is refused. Requests without an Origin (servers) are left to the principal and permission.
+   * The browser origins allowed to call (e.g. a connected site's listed addresses), asked as soon as
+   * the endpoint is matched, before the body is read: every answer of the route, errors included,
+   * then varies on Origin and names in CORS exactly the request's origin when it is listed (and no
+   * other), and a request from any other origin is refused at the origin stage. Requests without an
+   * Origin (servers) are left to the principal and permission.
    */
-  origins?(req: RestRequest): Promise<string[]>;
+  origins?(req: RequestHead): Promise<string[]>;
+  /**
+   * Whether CORS answers to a listed origin allow credentials (`Access-Control-Allow-Credentials:
+   * true`, so a browser may send and read cookies). Default true, as WordPress sends it; say false for
+   * endpoints whose callers never sign in with cookies (a key, a token), so that no browser sends a
+   * visitor's cookies along. Only endpoints with `origins` use it.
+   */
+  corsCredentials?: boolean;
   /** Required: public endpoints say so with `allowAnyone`. */
   permission(req: RestRequest<P, A>): boolean | WpError | Promise<boolean | WpError>;
   args?: TypedArgs<A>;
   handler(req: RestRequest<P, A>): unknown;
   /**
-   * Largest request body accepted, in bytes (default DEFAULT_MAX_BODY_BYTES of ../http/body), or a function giving it
-   * for the matched URL (e.g. a limit stored with the resource the URL names), asked before the body is read.
+   * Largest request body accepted, in bytes (default DEFAULT_MAX_BODY_BYTES of ../http/body), or a
+   * function giving it for the matched URL (e.g. a limit stored with the resource the URL names) and
+   * the request's head (e.g. whether a credential header is present: the credential itself is only
+   * checked later, at the principal stage), asked before the body is read.
    */
-  maxBodyBytes?: number | ((site: Site, urlParams: Record<string, string>) => Promise<number>);
+  maxBodyBytes?: number | ((site: Site, urlParams: Record<string, string>, head: RequestHead) => Promise<number>);
   /** Keep the body as raw bytes (`rawBody`) instead of decoding it. */
   rawBody?: boolean;
   /** One bucket, or several (per conversation, per address, site-wide) that each count the request. */

@@ -18,7 +18,7 @@ import { RouteMatch, RestRegistry } from './registry';
 import { bodyParams, effectiveMethod, mergeParams, normalizeRestPath, parseJsonBody } from './request';
 import { RenderContext, jsonpCallback, refuseJsonp, renderError, renderResult, sendRaw, sendStream } from './render';
 import { StreamResponse } from './stream';
-import { RawResponse, RestRequest, RestResponse, HttpMethod } from './route';
+import { RawResponse, RequestHead, RestRequest, RestResponse, HttpMethod } from './route';
 import { optionsData } from './discovery';
 
 /** The body as the request's sources see it: $_POST, the JSON object, and what went wrong reading it. */
@@ -65,8 +65,11 @@ export class RestServer {
     const { req, method, path, query } = ctx;
     const match = this.registry.match(path, method);
     ctx.availability = match?.route.declaration.availability;
+    // A route that lists origins answers CORS by its list from here on: errors before the origin
+    // stage (a body too large, a bad argument) vary on Origin and name no other origin either.
+    await this.listOrigins(ctx, match);
     const limit = match?.endpoint.maxBodyBytes;
-    const maxBodyBytes = typeof limit === 'function' ? await limit(this.site, (match as RouteMatch).urlParams) : limit;
+    const maxBodyBytes = typeof limit === 'function' ? await limit(this.site, (match as RouteMatch).urlParams, this.head(ctx, (match as RouteMatch).urlParams)) : limit;
     const sources = await this.readSources(ctx, match?.endpoint.rawBody === true, maxBodyBytes);
     ctx.params = mergeParams(method, sources.json.value, sources.post, query, {});
     const auth = await this.authenticate(req, query, sources.body.form);
@@ -85,7 +88,7 @@ export class RestServer {
     // WP: has_valid_params(): a broken JSON body first, then the arguments; both before the permission check.
     if (sources.json.error) return renderError(ctx, sources.json.error);
     request.params = validateArgs(match.endpoint.compiled, request.params);
-    await this.checkOrigin(ctx, match.endpoint, request);
+    this.checkOrigin(ctx, match.endpoint);
     await this.identify(match, request);
     await this.authorize(match, request);
     await this.limitRate(match, request);
@@ -119,10 +122,27 @@ export class RestServer {
       ctx.match = { route: found.route, endpoint: found.route.endpoints[0] as RouteMatch['endpoint'], urlParams: found.urlParams };
       const params = mergeParams(ctx.method, sources.json.value, sources.post, ctx.query, found.urlParams);
       ctx.request = this.buildRequest(ctx, ctx.match, auth, params, sources.json.value ?? sources.post, Buffer.alloc(0), []);
-      const gated = found.route.endpoints.find((e) => e.origins);
-      if (gated?.origins) ctx.allowedOrigins = await gated.origins(ctx.request);
     }
     return renderResult(ctx, new RestResponse(await optionsData(this.site, this.registry, ctx.path)));
+  }
+
+  /**
+   * When the request's route lists browser origins (on any of its endpoints), CORS for every answer
+   * follows that list: the matched endpoint's, else (another method, a preflight) the list of the
+   * endpoint serving the method asked for, else the route's first. The route is the matched one, or
+   * the first whose pattern matches (as OPTIONS describes it).
+   */
+  private async listOrigins(ctx: RenderContext, match: RouteMatch | null): Promise<void> {
+    const found = match ? { route: match.route, urlParams: match.urlParams } : this.registry.routesFor(ctx.path, ctx.method === 'OPTIONS')[0];
+    if (!found) return;
+    const gated = found.route.endpoints.filter((e) => e.origins);
+    if (!gated.length) return;
+    const asked = ctx.method === 'OPTIONS' ? String(ctx.req.headers['access-control-request-method'] ?? '').toUpperCase() : ctx.method;
+    const preferred = match?.endpoint ?? found.route.endpoints.find((e) => e.methods.includes(asked as HttpMethod));
+    const endpoint = preferred?.origins ? preferred : (gated[0] as RouteMatch['endpoint']);
+    // Until the list is read (and if reading it fails), no origin is named.
+    ctx.cors = { origins: [], credentials: endpoint.corsCredentials !== false };
+    ctx.cors.origins = await (endpoint.origins as NonNullable<typeof endpoint.origins>)(this.head(ctx, found.urlParams));
   }
 
   private async authenticate(req: Request, query: Record<string, unknown>, form: Record<string, unknown> | null): Promise<RestAuthResult> {
@@ -144,11 +164,10 @@ export class RestServer {
    * An endpoint that lists the browser origins allowed to call it answers CORS for exactly those,
    * and refuses a request sent from any other origin.
    */
-  private async checkOrigin(ctx: RenderContext, endpoint: RouteMatch['endpoint'], request: RestRequest): Promise<void> {
+  private checkOrigin(ctx: RenderContext, endpoint: RouteMatch['endpoint']): void {
     if (!endpoint.origins) return;
-    ctx.allowedOrigins = await endpoint.origins(request);
     const origin = ctx.req.headers.origin;
-    if (origin && !ctx.allowedOrigins.includes(origin)) {
+    if (origin && !(ctx.cors?.origins ?? []).includes(origin)) {
       throw new WpError('rest_origin_not_allowed', 'Requests from this address are not allowed.', 403);
     }
   }
@@ -189,21 +208,28 @@ export class RestServer {
     ctx: RenderContext, match: RouteMatch, auth: RestAuthResult, params: Record<string, unknown>,
     body: Record<string, unknown> | null, raw: Buffer, files: RestRequest['files'],
   ): RestRequest {
-    const { req } = ctx;
     return {
-      method: ctx.method as HttpMethod,
-      path: ctx.path,
+      ...this.head(ctx, match.urlParams),
       params,
-      urlParams: match.urlParams,
-      query: ctx.query,
       body,
       rawBody: match.endpoint.rawBody ? raw : null,
       files,
       user: auth.current,
+      principal: undefined,
+    };
+  }
+
+  /** What is known of the request before its body is read. */
+  private head(ctx: RenderContext, urlParams: Record<string, string>): RequestHead {
+    const { req } = ctx;
+    return {
+      method: ctx.method as HttpMethod,
+      path: ctx.path,
+      urlParams,
+      query: ctx.query,
       ip: clientIp(req),
       secure: isSecure(req),
       site: this.site,
-      principal: undefined,
       header: (name) => {
         const value = req.headers[name.toLowerCase()];
         return Array.isArray(value) ? value.join(', ') : value;

@@ -118,7 +118,7 @@ describe('REST discovery: index, namespace index, OPTIONS', function () {
       assert.equal(res.body.namespace, NS);
       assert.deepEqual(Object.keys(res.body.routes), [
         '/test/v1', '/test/v1/things', '/test/v1/things/(?P<id>\\d+)', '/test/v1/echo/(?P<slot>[\\w-]+)', '/test/v1/items', '/test/v1/upload',
-        '/test/v1/limited', '/test/v1/bucketed', '/test/v1/stream', '/test/v1/gated/(?P<site>\\w+)', '/test/v1/boom', '/test/v1/wperror', '/test/v1/nothing', '/test/v1/undefined', '/test/v1/no-content', '/test/v1/nan', '/test/v1/raw',
+        '/test/v1/limited', '/test/v1/bucketed', '/test/v1/stream', '/test/v1/gated/(?P<site>\\w+)', '/test/v1/keyed/(?P<site>\\w+)', '/test/v1/boom', '/test/v1/wperror', '/test/v1/nothing', '/test/v1/undefined', '/test/v1/no-content', '/test/v1/nan', '/test/v1/raw',
       ]);
       assert.deepEqual(res.body.routes['/test/v1'], {
         namespace: NS, methods: ['GET'],
