@@ -56,7 +56,9 @@ export async function acceptSubmission(site: Site, form: Form, data: SubmissionD
   const nowMs = site.clock.now();
   await site.db.knex.transaction(async (trx) => {
     const submissionId = form.settings.save_submissions
-      ? await insertSubmission(site.db, { formId: form.id, data, isSpam: false, submittedAtMs: nowMs, ...source }, trx)
+      ? await insertSubmission(site.db, {
+        formId: form.id, data, isSpam: false, submittedAtMs: nowMs, userAgent: source.userAgent, ipAddress: source.ipAddress, refererUrl: source.refererUrl,
+      }, trx)
       : null;
     for (const { action, message } of emails) {
       const payload: NotificationPayload = { form_id: form.id, submission_id: submissionId, action, message: { ...message, messageId: messageIdFor(form.id, host) } };
