@@ -2,7 +2,8 @@
  * One form submission, decided as the plugin family decides it, in this order: the form must exist and
  * be published; the nonce is checked when the site enables it; a filled or missing honeypot is spam
  * (answered as a success, stored flagged, never emailed); then required and email fields are validated;
- * then the submission is stored (when the form saves submissions) and the notification actions run.
+ * then the submission is stored (when the form saves submissions) with its notification emails queued
+ * for the job worker, in one transaction.
  * With the site's submission limit on, spam and valid submissions count against the address; one over
  * the limit is refused (429), spam over it is still answered as a success but no longer stored.
  */
@@ -153,9 +154,7 @@ function failure(status: number, code: string, text: string, detail: boolean, fi
 
 async function store(site: Site, form: Form, data: SubmissionData, input: SubmitInput, isSpam: boolean): Promise<void> {
   await insertSubmission(site.db, {
-    formId: form.id, data, isSpam, submittedAtMs: site.clock.now(),
-    // Free-text columns are TEXT on existing sites; a pathological header must not overflow them.
-    userAgent: input.userAgent.slice(0, 1000), ipAddress: input.ipAddress.slice(0, 255), refererUrl: input.refererUrl.slice(0, 2000),
+    formId: form.id, data, isSpam, submittedAtMs: site.clock.now(), userAgent: input.userAgent, ipAddress: input.ipAddress, refererUrl: input.refererUrl,
   });
 }
 
