@@ -8,13 +8,14 @@ import { Actor, actorOf } from '../../lib/support/tickets/actor';
 import { commonSchema } from '../../schema/support/common';
 import { deliverySchema } from '../../schema/support/delivery';
 import { messageSchema } from '../../schema/support/message';
+import { siteSchema } from '../../schema/support/site';
 import { ticketSchema } from '../../schema/support/ticket';
 import { ticketOperations } from '../../schema/support/ticket-args';
 
 export const NAMESPACE = 'support/v1';
 
 /** The schema documents the support/v1 schemas `$ref` by `$id`. */
-export const SUPPORT_SCHEMAS = [commonSchema, ticketSchema, messageSchema, deliverySchema] as const;
+export const SUPPORT_SCHEMAS = [commonSchema, ticketSchema, messageSchema, deliverySchema, siteSchema] as const;
 
 /** The ticket as OPTIONS shows it: refs resolved, arg_options left out. */
 const TICKET_ITEM_SCHEMA = publicItemSchema(resolveRefs(ticketSchema, SUPPORT_SCHEMAS));

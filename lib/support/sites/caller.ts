@@ -1,0 +1,60 @@
+/**
+ * Who is calling a connected site's route (the REST server's principal stage; docs/sites.md): the
+ * site's own server, holding the site key, or a browser on one of its pages, holding nothing. The
+ * route hands over what the request carries; nothing here reads HTTP.
+ */
+import { WpError } from '../../wp/errors';
+import { Site } from '../../wp/site';
+import { siteKeyMatches } from './keys';
+import { ConnectedSite, findSite } from './store';
+
+/**
+ * `server`: the request carried the site's key. `browser`: it carried none, and came from a page on
+ * one of the site's listed addresses (as its Origin says: a claim anyone outside a browser can make,
+ * which is why every keyless request gets the small body limit and the per-address rate limit).
+ */
+export type SiteCaller =
+  | { kind: 'server'; site: ConnectedSite }
+  | { kind: 'browser'; site: ConnectedSite; origin: string };
+
+/** The credential headers a request may carry the site key in (contract section 5). */
+export interface SiteCredentialHeaders {
+  authorization?: string;
+  xSvcKey?: string;
+}
+
+/**
+ * The site key a request carries: `Authorization: Bearer <key>`, else `X-Svc-Key` (for where a proxy
+ * strips Authorization); undefined when it carries neither. An Authorization of another scheme (an
+ * application password's Basic) is no site key.
+ */
+export function siteKeyOf(headers: SiteCredentialHeaders): string | undefined {
+  const authorization = headers.authorization?.trim();
+  if (authorization && /^Bearer(\s|$)/i.test(authorization)) return authorization.slice(6).trim();
+  if (headers.xSvcKey !== undefined) return headers.xSvcKey.trim();
+  return undefined;
+}
+
+export function siteNotFound(): WpError {
+  return new WpError('svc_site_not_found', 'No connected site has this site-id.', 404);
+}
+
+/**
+ * The caller of a site's route: the site's server when `key` is its key (401 when a key is sent that
+ * is not), else a browser on a listed address; a request with neither a key nor a listed Origin is
+ * refused (401). An unknown site is 404.
+ */
+export async function resolveSiteCaller(site: Site, siteId: string, key: string | undefined, origin: string | undefined): Promise<SiteCaller | WpError> {
+  const found = await findSite(site.db, siteId);
+  if (!found) return siteNotFound();
+  if (key !== undefined) {
+    return siteKeyMatches(key, found.keyHash) ? { kind: 'server', site: found } : new WpError('svc_invalid_site_key', 'The site key is not valid.', 401);
+  }
+  if (origin !== undefined && found.origins.includes(origin)) return { kind: 'browser', site: found, origin };
+  return new WpError('svc_site_key_required', "Send the site key, or send the request from a page on one of the site's listed addresses.", 401);
+}
+
+/** The browser origins allowed to call the site's routes: its listed addresses (none for an unknown site). */
+export async function listedOrigins(site: Site, siteId: string): Promise<string[]> {
+  return (await findSite(site.db, siteId))?.origins ?? [];
+}
