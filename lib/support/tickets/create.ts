@@ -64,6 +64,8 @@ export interface TicketOpening {
   files?: IncomingFile[];
   /** Key of the mailbox an emailed ticket arrived in (`_svc_mailbox`). */
   mailbox?: string;
+  /** Site-id of the connected site the ticket was opened on (`_svc_site_id`). */
+  siteId?: string;
   /** The first message's own RFC 5322 Message-ID (an email's); one is made when absent. */
   messageId?: string | null;
   inReplyTo?: string | null;
@@ -77,7 +79,7 @@ export async function openTicket(site: Site, ctx: WriteContext, o: TicketOpening
   const { customer } = o;
   const ticketId = await insertTicket(ctx, {
     subject: o.subject, customerId: customer.userId, customerName: customer.name, customerEmail: customer.email,
-    source: o.source, priority: 'normal', mailbox: o.mailbox,
+    source: o.source, priority: 'normal', mailbox: o.mailbox, siteId: o.siteId,
   });
   const message = await insertMessage(ctx, {
     ticketId, body: o.body, visibility: 'public', authorId: customer.userId, authorName: customer.name,

@@ -28,7 +28,15 @@ export function presentConversation(conversation: Conversation, actor: Actor, at
   const messages = conversation.messages
     .filter((m) => agentView || m.visibility === 'public')
     .map((m) => presentMessage(m, conversation, actor, attachmentUrl));
-  return { ...presentTicket(conversation.ticket, actor), messages };
+  const out: Record<string, unknown> = presentTicket(conversation.ticket, actor);
+  if (agentView) {
+    // What a connected site sent with the ticket (docs/sites.md): agents only, never the customer.
+    out.site_id = conversation.ticket.siteId;
+    out.page_url = conversation.siteDetails?.pageUrl ?? null;
+    out.metadata = conversation.siteDetails?.metadata ?? null;
+  }
+  out.messages = messages;
+  return out;
 }
 
 export function presentMessage(message: Message, conversation: Pick<Conversation, 'attachments' | 'deliveries'>, actor: Actor, attachmentUrl: (a: Attachment) => string): Record<string, unknown> {

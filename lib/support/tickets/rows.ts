@@ -2,7 +2,8 @@
  * The storage map of tickets and messages (../shared/docs/storage-map.md, fixed there): which post
  * types, statuses and meta keys hold which field, and turning rows into domain objects.
  */
-import { Attachment, AuthorKind, DELIVERY_STATUSES, Delivery, DeliveryStatus, Message, Ticket, TicketPriority, TicketStatus } from './types';
+import { PhpArray, maybeUnserialize, toPlain } from '../../wp/php';
+import { Attachment, AuthorKind, DELIVERY_STATUSES, Delivery, DeliveryStatus, Message, SiteDetails, Ticket, TicketPriority, TicketStatus } from './types';
 
 export const POST_TYPE = { ticket: 'svc_ticket', message: 'svc_message', delivery: 'svc_delivery', attachment: 'attachment' } as const;
 
@@ -18,6 +19,16 @@ export const TICKET_META = {
   version: '_svc_version',
   siteId: '_svc_site_id',
   mailbox: '_svc_mailbox',
+} as const;
+
+/**
+ * What a connected site sent with a ticket it opened (docs/sites.md): the page it was opened from and
+ * the server's metadata (a PHP-serialized array). Agents see both on the single ticket; they are not
+ * read for lists.
+ */
+export const TICKET_SITE_META = {
+  pageUrl: '_svc_page_url',
+  metadata: '_svc_site_metadata',
 } as const;
 
 export const MESSAGE_META = {
@@ -97,6 +108,17 @@ export function toMessage(row: PostRow, meta: MetaMap = new Map()): Message {
     createdAt: String(row.post_date),
     messageId: meta.get(MESSAGE_META.messageId) || null,
     inReplyTo: meta.get(MESSAGE_META.inReplyTo) || null,
+  };
+}
+
+/** The page URL and metadata a connected site sent; metadata that is not a stored array shows as null. */
+export function toSiteDetails(meta: MetaMap = new Map()): SiteDetails {
+  const stored = meta.get(TICKET_SITE_META.metadata);
+  const value = stored === undefined ? undefined : maybeUnserialize(stored);
+  const isArray = Array.isArray(value) || value instanceof PhpArray;
+  return {
+    pageUrl: meta.get(TICKET_SITE_META.pageUrl) || null,
+    metadata: isArray ? toPlain(value) : null,
   };
 }
 

@@ -4,7 +4,7 @@ import { Database } from '../../wp/db/database';
 import { selectWithMaterialization } from '../../wp/db/optimizer';
 import { postMetaFor, singleMetaValues } from '../../wp/posts';
 import { TicketFilter, applyTicketFilter } from './list-query';
-import { POST_TYPE, PostRow, TICKET_META, toAttachment, toDelivery, toMessage, toTicket } from './rows';
+import { POST_TYPE, PostRow, TICKET_META, toAttachment, toDelivery, toMessage, toSiteDetails, toTicket } from './rows';
 import { Conversation, Ticket } from './types';
 
 const TICKET_COLUMNS = ['p.ID', 'p.post_title', 'p.post_status', 'p.post_date', 'p.post_modified', 'p.post_author'];
@@ -59,14 +59,18 @@ export async function loadConversation(db: Database, ticket: Ticket, includeInte
     ? await knex(tables.posts).select('ID', 'post_title', 'post_status', 'post_date', 'post_modified', 'post_author', 'post_parent', 'post_type', 'post_mime_type')
       .whereIn('post_parent', messages().select('ID')).whereIn('post_type', [POST_TYPE.attachment, POST_TYPE.delivery]).orderBy('ID')
     : [];
-  const meta = await postMetaFor(knex, tables, [...messageIds, ...children.map((c) => Number(c.ID))]);
+  // Agents' views also show what a connected site sent with the ticket: its meta comes in the same read.
+  const ticketMeta = includeInternal ? [ticket.id] : [];
+  const meta = await postMetaFor(knex, tables, [...messageIds, ...children.map((c) => Number(c.ID)), ...ticketMeta]);
   const metaOf = (row: PostRow) => singleMetaValues(meta.get(Number(row.ID)));
-  return {
+  const conversation: Conversation = {
     ticket,
     messages: messageRows.map((r) => toMessage(r, metaOf(r))),
     attachments: children.filter((c) => c.post_type === POST_TYPE.attachment).map((c) => toAttachment(c, metaOf(c))),
     deliveries: children.filter((c) => c.post_type === POST_TYPE.delivery).map((c) => toDelivery(c, metaOf(c))),
   };
+  if (includeInternal) conversation.siteDetails = toSiteDetails(singleMetaValues(meta.get(ticket.id)));
+  return conversation;
 }
 
 async function withTicketMeta(knex: Knex | Knex.Transaction, db: Database, rows: PostRow[]): Promise<Ticket[]> {

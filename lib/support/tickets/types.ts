@@ -4,6 +4,7 @@
  * priority, visibility, author kind or delivery status is written there and nowhere else.
  */
 import type { FromSchema } from 'json-schema-to-ts';
+import type { PlainValue } from '../../wp/php';
 import { deliverySchema } from '../../../schema/support/delivery';
 import { messageSchema } from '../../../schema/support/message';
 import { ticketSchema } from '../../../schema/support/ticket';
@@ -77,12 +78,21 @@ export interface Delivery {
   updatedAt: string;
 }
 
+/** What a connected site sent with the ticket it opened (read for agents' views only). */
+export interface SiteDetails {
+  pageUrl: string | null;
+  /** The server's metadata as PHP's json_encode() would show the stored array, or null. */
+  metadata: PlainValue | null;
+}
+
 /** A ticket with its conversation, as stored. */
 export interface Conversation {
   ticket: Ticket;
   messages: Message[];
   attachments: Attachment[];
   deliveries: Delivery[];
+  /** Read with internal notes (agents' views); absent otherwise. */
+  siteDetails?: SiteDetails;
 }
 
 /** A file that arrived with a request: in memory (an email part) or on disk (an upload streamed there). */

@@ -1,0 +1,86 @@
+/**
+ * support/v1 connected sites (contract sections 2, 4, 5, 8; docs/sites.md):
+ * - POST /sites/<site-id>/tickets: a ticket from the site's server (with the site key: up to 8 MiB,
+ *   metadata and base64 files) or from a browser on one of its listed addresses (no key: 64 KiB,
+ *   10 per hour per visitor address, whatever the request's Origin claims).
+ * The site's listed addresses gate browsers at the origin stage (CORS names exactly the request's
+ * origin, never with credentials, and every answer varies on Origin); the key or its absence
+ * identifies the caller at the principal stage (404 unknown site, 401 bad key).
+ */
+import { SiteCaller, listedOrigins, resolveSiteCaller, siteKeyOf } from '../../lib/support/sites/caller';
+import { openSiteTicket } from '../../lib/support/sites/tickets';
+import { WpError } from '../../lib/wp/errors';
+import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
+import { TypedArgs } from '../../lib/wp/rest/args';
+import { DEFAULT_MAX_BODY_BYTES } from '../../lib/wp/http/body';
+import { RequestHead, RestRequest, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { siteOperations } from '../../schema/support/site-args';
+import { NAMESPACE, SUPPORT_SCHEMAS, ticketRouteBase } from './common';
+import { conversationBody } from './tickets';
+import { Actor } from '../../lib/support/tickets/actor';
+
+/** A request without a site key: what a browser may send (contract section 8). */
+export const BROWSER_MAX_BODY_BYTES = 64 * 1024;
+/** A request with a site key: PHP's default post_max_size, as every other route. */
+export const SERVER_MAX_BODY_BYTES = DEFAULT_MAX_BODY_BYTES;
+/** Keyless requests per visitor address and hour, on every site (contract section 8). */
+export const BROWSER_TICKETS_PER_HOUR = 10;
+
+type SiteTicketParams = ParamsOf<typeof siteOperations.ticket, typeof SUPPORT_SCHEMAS, 'site_id'>;
+
+const ticketArgs: TypedArgs<SiteTicketParams> = argsForOperation(siteOperations.ticket, SUPPORT_SCHEMAS, 'create');
+
+export const siteTickets: RouteDeclaration = {
+  ...ticketRouteBase,
+  route: '/sites/(?P<site_id>[\\w-]+)/tickets',
+  endpoints: [
+    endpoint<SiteTicketParams, SiteCaller>({
+      methods: ['POST'],
+      args: ticketArgs,
+      origins: siteOrigins,
+      // Browsers never send cookies here, and are never invited to.
+      corsCredentials: false,
+      // Decided from the headers before the body is read: a key header buys the server's limit, and a
+      // wrong key is then refused (401) at the principal stage.
+      maxBodyBytes: async (_site, _url, head) => (keyOf(head) !== undefined ? SERVER_MAX_BODY_BYTES : BROWSER_MAX_BODY_BYTES),
+      principal: siteCaller,
+      permission: allowAnyone,
+      rateLimit: {
+        name: 'sites.tickets.keyless',
+        limit: BROWSER_TICKETS_PER_HOUR,
+        windowSeconds: 3600,
+        key: (req) => `ip:${req.ip}`,
+        // The site's own server is not a visitor: its requests are not counted.
+        exempt: (req) => (req.principal as SiteCaller).kind === 'server',
+      },
+      handler: createSiteTicket,
+    }),
+  ],
+};
+
+function keyOf(head: RequestHead): string | undefined {
+  return siteKeyOf({ authorization: head.header('authorization'), xSvcKey: head.header('x-svc-key') });
+}
+
+function siteOrigins(head: RequestHead): Promise<string[]> {
+  return listedOrigins(head.site, head.urlParams.site_id ?? '');
+}
+
+function siteCaller(req: RestRequest): Promise<SiteCaller | WpError> {
+  return resolveSiteCaller(req.site, req.urlParams.site_id ?? '', keyOf(req), req.header('origin'));
+}
+
+async function createSiteTicket(req: RestRequest<SiteCaller, SiteTicketParams>): Promise<RestResponse> {
+  const { email, name, subject, message, page_url: pageUrl, metadata, attachments } = req.params;
+  // Files come base64 in the JSON body (contract section 4); uploads in a multipart body are not read.
+  if (req.files.length) throw new WpError('svc_attachments_base64_only', 'Send attachments base64 in the JSON body (attachments), not as uploaded files.', 400);
+  const conversation = await openSiteTicket(req.site, req.principal, {
+    email: email.trim(), name: name.trim(), subject, message, pageUrl, metadata, attachments,
+  });
+  // The answer is the customer's view of the ticket, whoever asked: never an internal note, an
+  // agent's address, or what the site's server sent for agents (metadata, page).
+  const ticket = conversation.ticket;
+  const customer: Actor = { userId: ticket.customerId, name: ticket.customerName, email: ticket.customerEmail, agent: false, manager: false, customerView: false };
+  const location = await req.site.restUrl(`/${NAMESPACE}/tickets/${ticket.id}`);
+  return new RestResponse(await conversationBody(req, conversation, customer), 201, { Location: location });
+}
