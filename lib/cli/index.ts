@@ -15,6 +15,7 @@ import { REPLAY_HELP, replayCommand } from './replay';
 import { SEED_HELP, seedCommand } from './seed';
 import { SERVE_HELP, serveCommand } from './serve';
 import { SHADOW_HELP, shadowCommand } from './shadow';
+import { SITE_HELP, siteCommand } from './site';
 import { USER_HELP, userCommand } from './user';
 
 export const HELP = `usage: understudy <command> [<args>]
@@ -26,6 +27,7 @@ Commands:
   jobs      Show the job queue: queued, running, failed and done jobs.
   alerts    Send a test team alert: understudy alerts test.
   mailbox   Add, list, change mailboxes and rotate their token or relay secret.
+  site      Create, list, show, change, delete connected sites and rotate their key.
   replay    Replay a capture (HAR or JSON) against a site and compare the answers.
   proxy     Stand in front of the PHP site: serve, pass or shadow per route.
   shadow    Show shadow match rates of a running proxy: understudy shadow status.
@@ -49,6 +51,7 @@ const COMMANDS: Record<string, Command> = {
   jobs: { help: JOBS_HELP, run: jobsCommand },
   alerts: { help: ALERTS_HELP, run: alertsCommand },
   mailbox: { help: MAILBOX_HELP, run: mailboxCommand },
+  site: { help: SITE_HELP, run: siteCommand },
   replay: { help: REPLAY_HELP, run: replayCommand },
   proxy: { help: PROXY_HELP, run: proxyCommand },
   shadow: { help: SHADOW_HELP, run: shadowCommand },
