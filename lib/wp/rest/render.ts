@@ -38,7 +38,7 @@ export interface RenderContext {
    * CORS of a route that lists browser origins: the only origins an answer may name, and whether it
    * allows credentials (else WordPress's rule: any origin, with credentials).
    */
-  cors?: { origins: string[]; credentials: boolean };
+  cors?: { origins: string[]; credentials: boolean; headers?: readonly string[] };
 }
 
 const NO_CACHE = { Expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control': 'no-cache, must-revalidate, max-age=0' };
@@ -146,6 +146,9 @@ function encode(ctx: RenderContext, data: unknown): string {
   }
 }
 
+/** WP: the request headers rest_send_cors_headers() allows. */
+const ALLOW_HEADERS = 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type';
+
 /** The headers serve_request() sends before it authenticates. */
 async function writeServerHeaders(ctx: RenderContext, jsonp: boolean): Promise<void> {
   const { res, site } = ctx;
@@ -155,7 +158,7 @@ async function writeServerHeaders(ctx: RenderContext, jsonp: boolean): Promise<v
   res.setHeader('Link', `<${await site.restUrl('/')}>; rel="https://api.w.org/"`);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Access-Control-Expose-Headers', 'X-WP-Total, X-WP-TotalPages, Link');
-  res.setHeader('Access-Control-Allow-Headers', 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type');
+  res.setHeader('Access-Control-Allow-Headers', ALLOW_HEADERS);
 }
 
 /**
@@ -188,6 +191,7 @@ function writeListedCors(ctx: RenderContext, cors: NonNullable<RenderContext['co
   res.setHeader('Access-Control-Allow-Origin', origin);
   res.setHeader('Access-Control-Allow-Methods', CORS_METHODS);
   if (cors.credentials) res.setHeader('Access-Control-Allow-Credentials', 'true');
+  if (cors.headers?.length) res.setHeader('Access-Control-Allow-Headers', [ALLOW_HEADERS, ...cors.headers].join(', '));
 }
 
 /** WP: no-cache for a signed-in caller, a failed nonce, or a 4xx reached through X-HTTP-Method-Override. */

@@ -128,6 +128,11 @@ export interface Endpoint<P = unknown, A extends object = Params> {
    * visitor's cookies along. Only endpoints with `origins` use it.
    */
   corsCredentials?: boolean;
+  /**
+   * Request headers, besides WordPress's own, that a listed origin's browser may send (named in
+   * `Access-Control-Allow-Headers`), e.g. a token header. Only endpoints with `origins` use it.
+   */
+  corsHeaders?: readonly string[];
   /** Required: public endpoints say so with `allowAnyone`. */
   permission(req: RestRequest<P, A>): boolean | WpError | Promise<boolean | WpError>;
   args?: TypedArgs<A>;
@@ -167,6 +172,12 @@ export interface RouteDeclaration {
   headers?: Record<string, string>;
   /** A condition the route needs (e.g. working storage), checked right after matching. */
   availability?: Availability;
+  /**
+   * A condition of the matched URL (e.g. a feature switched off for the resource it names), checked
+   * first of all: right after the route's origins are listed (so the answer carries its CORS) and
+   * before the body is read, authentication and arguments. An error is the answer.
+   */
+  gate?(head: RequestHead): Promise<WpError | null>;
 }
 
 /** A route's dependency on something that can be down: checked first, and consulted when anything fails. */

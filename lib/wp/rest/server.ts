@@ -68,6 +68,8 @@ export class RestServer {
     // A route that lists origins answers CORS by its list from here on: errors before the origin
     // stage (a body too large, a bad argument) vary on Origin and name no other origin either.
     await this.listOrigins(ctx, match);
+    const gated = match ? await match.route.declaration.gate?.(this.head(ctx, match.urlParams)) : null;
+    if (gated) return renderError(ctx, gated);
     const limit = match?.endpoint.maxBodyBytes;
     const maxBodyBytes = typeof limit === 'function' ? await limit(this.site, (match as RouteMatch).urlParams, this.head(ctx, (match as RouteMatch).urlParams)) : limit;
     const sources = await this.readSources(ctx, match?.endpoint.rawBody === true, maxBodyBytes);
@@ -141,7 +143,7 @@ export class RestServer {
     const preferred = match?.endpoint ?? found.route.endpoints.find((e) => e.methods.includes(asked as HttpMethod));
     const endpoint = preferred?.origins ? preferred : (gated[0] as RouteMatch['endpoint']);
     // Until the list is read (and if reading it fails), no origin is named.
-    ctx.cors = { origins: [], credentials: endpoint.corsCredentials !== false };
+    ctx.cors = { origins: [], credentials: endpoint.corsCredentials !== false, headers: endpoint.corsHeaders ?? [] };
     ctx.cors.origins = await (endpoint.origins as NonNullable<typeof endpoint.origins>)(this.head(ctx, found.urlParams));
   }
 
