@@ -5,5 +5,6 @@ import { createRequestKeys } from './20261122-02-create-request-keys';
 import { createJobs } from './20261122-03-create-jobs';
 import { createMailReceipts } from './20261122-04-create-mail-receipts';
 import { createFrmSubmissions } from './20261122-10-create-frm-submissions';
+import { createPortal } from './20261125-01-create-portal';
 
-export const MIGRATIONS: Migration[] = [createRateLimits, createRequestKeys, createJobs, createMailReceipts, createFrmSubmissions];
+export const MIGRATIONS: Migration[] = [createRateLimits, createRequestKeys, createJobs, createMailReceipts, createFrmSubmissions, createPortal];
