@@ -1,6 +1,7 @@
 /** The job kinds the support desk runs, and their handlers. */
 import { JobHandler } from '../../../jobs/handler';
 import { emailDeliveryHandler } from './email-delivery';
+import { portalCodeHandler } from './portal-code';
 import { teamAlertHandler } from './team-alert';
 
 export interface HandlerOptions {
@@ -12,5 +13,6 @@ export function supportJobHandlers(options: HandlerOptions = {}): Record<string,
   return {
     team_alert: teamAlertHandler({ timeoutMs: options.alertTimeoutMs }),
     email_delivery: emailDeliveryHandler,
+    portal_code_email: portalCodeHandler,
   };
 }
