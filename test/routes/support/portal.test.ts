@@ -181,6 +181,13 @@ describe('support/v1 portal sign-in', function () {
     assert.ok(Number(sixth.headers['retry-after']) > 0);
   });
 
+  it('concurrent first requests for one address send one code; the others are 429', async () => {
+    const email = uniqueEmail();
+    const answers = await Promise.all(Array.from({ length: 4 }, () => askCode(email)));
+    assert.deepEqual(answers.map((r) => r.status).sort(), [202, 429, 429, 429], answers.map((r) => r.text).join('\n'));
+    assert.equal((await jobsOf(t.site, 'portal_code_email')).filter((j: Record<string, any>) => String(j.payload).includes(email)).length, 1);
+  });
+
   it('20 code requests per visitor address per hour', async () => {
     for (let i = 0; i < PORTAL_LIMITS.codesPerIpHour; i++) assert.equal((await askCode(uniqueEmail())).status, 202);
     const res = await askCode(uniqueEmail());
