@@ -9,7 +9,8 @@
  */
 import { sendPortalCode, consumePortalCode, invalidCode } from '../../lib/support/portal/codes';
 import { PORTAL_LIMITS, portalEmail } from '../../lib/support/portal/limits';
-import { PortalSession, openPortalSession, portalTokenOf, resolvePortalSession, revokePortalSession } from '../../lib/support/portal/sessions';
+import { bearerSecretOf } from '../../lib/support/bearer-secrets';
+import { PortalSession, openPortalSession, resolvePortalSession, revokePortalSession } from '../../lib/support/portal/sessions';
 import { listedOrigins, siteNotFound } from '../../lib/support/sites/caller';
 import { ConnectedSite, findSite } from '../../lib/support/sites/store';
 import { storageAvailability } from '../../lib/support/storage-check';
@@ -59,7 +60,7 @@ async function portalSite(req: RestRequest): Promise<ConnectedSite> {
  * the token's session on this site, or 401.
  */
 export function portalSessionOf(req: RestRequest): Promise<PortalSession | WpError> {
-  const token = portalTokenOf({ authorization: req.header('authorization'), xSvcPortal: req.header('x-svc-portal') });
+  const token = bearerSecretOf(req.header('authorization'), req.header('x-svc-portal'));
   return resolvePortalSession(req.site, req.urlParams.site_id ?? '', token);
 }
 

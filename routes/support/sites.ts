@@ -7,7 +7,8 @@
  * origin, never with credentials, and every answer varies on Origin); the key or its absence
  * identifies the caller at the principal stage (404 unknown site, 401 bad key).
  */
-import { SiteCaller, listedOrigins, resolveSiteCaller, siteKeyOf } from '../../lib/support/sites/caller';
+import { bearerSecretOf } from '../../lib/support/bearer-secrets';
+import { SiteCaller, listedOrigins, resolveSiteCaller } from '../../lib/support/sites/caller';
 import { openSiteTicket } from '../../lib/support/sites/tickets';
 import { WpError } from '../../lib/wp/errors';
 import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
@@ -59,7 +60,7 @@ export const siteTickets: RouteDeclaration = {
 };
 
 function keyOf(head: RequestHead): string | undefined {
-  return siteKeyOf({ authorization: head.header('authorization'), xSvcKey: head.header('x-svc-key') });
+  return bearerSecretOf(head.header('authorization'), head.header('x-svc-key'));
 }
 
 function siteOrigins(head: RequestHead): Promise<string[]> {

@@ -9,7 +9,7 @@
  */
 import { DEFAULT_MAX_BYTES, Mailbox, RELAY_MAX_BYTES, findMailbox } from '../../lib/support/mailboxes/store';
 import { mailboxKeyOf } from '../../lib/support/mailboxes/route-key';
-import { tokenMatches } from '../../lib/support/mailboxes/secrets';
+import { bearerSecretMatches } from '../../lib/support/bearer-secrets';
 import { automationOff, invalidToken, mailboxNotFound } from '../../lib/support/inbound/errors';
 import { readInboundBody } from '../../lib/support/inbound/inbound-body';
 import { composeMessage } from '../../lib/support/inbound/compose';
@@ -71,7 +71,7 @@ async function tokenMailbox(req: RestRequest): Promise<Mailbox | WpError> {
   if (!mailbox) return mailboxNotFound();
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.header('authorization') ?? '')?.[1];
   const token = bearer ?? req.header('x-svc-token')?.trim() ?? '';
-  return tokenMatches(token, mailbox.tokenHash) ? mailbox : invalidToken();
+  return bearerSecretMatches(token, mailbox.tokenHash) ? mailbox : invalidToken();
 }
 
 function automationOn(req: RestRequest<Mailbox>): true | WpError {

@@ -6,7 +6,8 @@
 import { isEmail } from '../../wp/formatting';
 import { Site } from '../../wp/site';
 import { isMailboxKey, routeKeyOf } from './route-key';
-import { hashToken, newMailboxToken, newRelaySecret } from './secrets';
+import { hashBearerSecret, newBearerSecret } from '../bearer-secrets';
+import { newRelaySecret } from './secrets';
 import { DEFAULT_MAX_BYTES, MAX_MAX_BYTES, MIN_MAX_BYTES, Mailbox, findMailbox, insertMailbox, updateMailbox } from './store';
 
 /** A refused change, with a message for the person who asked for it. */
@@ -32,10 +33,10 @@ export async function addMailbox(site: Site, key: string, settings: MailboxSetti
   if (!isMailboxKey(key)) throw new MailboxError(`Invalid mailbox key '${key}': use 1 to 63 lowercase letters, digits and hyphens.`);
   checkSettings(settings);
   if (await findMailbox(site.db, key)) throw new MailboxError(`A mailbox with the key '${key}' already exists.`);
-  const token = newMailboxToken();
+  const token = newBearerSecret();
   const relaySecret = newRelaySecret();
   await insertMailbox(site, {
-    key, address: settings.address, tokenHash: hashToken(token), relaySecret,
+    key, address: settings.address, tokenHash: hashBearerSecret(token), relaySecret,
     maxBytes: settings.maxBytes ?? DEFAULT_MAX_BYTES, automation: settings.automation ?? false,
   });
   return issued(site, await mustFind(site, key), token, relaySecret);
@@ -44,8 +45,8 @@ export async function addMailbox(site: Site, key: string, settings: MailboxSetti
 /** A new mailbox token; the old one stops working at once. */
 export async function rotateToken(site: Site, key: string): Promise<IssuedCredentials> {
   const mailbox = await mustFind(site, key);
-  const token = newMailboxToken();
-  await updateMailbox(site, mailbox.id, { tokenHash: hashToken(token) });
+  const token = newBearerSecret();
+  await updateMailbox(site, mailbox.id, { tokenHash: hashBearerSecret(token) });
   return issued(site, await mustFind(site, key), token, mailbox.relaySecret);
 }
 

@@ -3,10 +3,10 @@
  * stored as its SHA-256, valid 30 days from sign-in, revoked by deleting its row. The resolver is the
  * `principal` of the routes a signed-in customer calls.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { unixSeconds } from '../../wp/clock';
 import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
+import { hashBearerSecret, newBearerSecret } from '../bearer-secrets';
 import { PORTAL_LIMITS, portalEmail } from './limits';
 
 export interface PortalSession {
@@ -19,27 +19,11 @@ export interface PortalSession {
   expiresAt: number;
 }
 
-/** The headers a request may carry the token in. */
-export interface PortalCredentialHeaders {
-  authorization?: string;
-  xSvcPortal?: string;
-}
-
-const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
-
-/** `Authorization: Bearer <token>`, else `X-Svc-Portal`; undefined when neither is sent. */
-export function portalTokenOf(headers: PortalCredentialHeaders): string | undefined {
-  const authorization = headers.authorization?.trim();
-  if (authorization && /^Bearer(\s|$)/i.test(authorization)) return authorization.slice(6).trim();
-  if (headers.xSvcPortal !== undefined) return headers.xSvcPortal.trim();
-  return undefined;
-}
-
 /** Opens a session and returns its token (shown once) with the session. */
 export async function openPortalSession(site: Site, siteId: string, rawEmail: string): Promise<{ token: string; session: PortalSession }> {
-  const token = randomBytes(32).toString('base64url');
+  const token = newBearerSecret('base64url');
   const now = unixSeconds(site.clock);
-  const row = { token_hash: tokenHash(token), site_id: siteId, email: portalEmail(rawEmail), created_at: now, expires_at: now + PORTAL_LIMITS.sessionTtlSeconds };
+  const row = { token_hash: hashBearerSecret(token), site_id: siteId, email: portalEmail(rawEmail), created_at: now, expires_at: now + PORTAL_LIMITS.sessionTtlSeconds };
   const [id] = await site.db.knex(site.db.tables.svc('portal_sessions')).insert(row);
   return { token, session: { id: Number(id), siteId, email: row.email, createdAt: now, expiresAt: row.expires_at } };
 }
@@ -54,7 +38,7 @@ function sessionRequired(): WpError {
  */
 export async function resolvePortalSession(site: Site, siteId: string, token: string | undefined): Promise<PortalSession | WpError> {
   if (!token) return sessionRequired();
-  const row = await site.db.knex(site.db.tables.svc('portal_sessions')).where({ token_hash: tokenHash(token) }).first();
+  const row = await site.db.knex(site.db.tables.svc('portal_sessions')).where({ token_hash: hashBearerSecret(token) }).first();
   if (!row || String(row.site_id) !== siteId || Number(row.expires_at) <= unixSeconds(site.clock)) return sessionRequired();
   return { id: Number(row.id), siteId, email: String(row.email), createdAt: Number(row.created_at), expiresAt: Number(row.expires_at) };
 }

@@ -4,7 +4,8 @@
  * exactly once; afterwards only its hash exists, so a lost key is replaced by rotating it.
  */
 import { Site } from '../../wp/site';
-import { hashSiteKey, newSiteId, newSiteKey } from './keys';
+import { hashBearerSecret, newBearerSecret } from '../bearer-secrets';
+import { newSiteId } from './keys';
 import { SITE_DEFAULTS, SiteSettings, SiteSettingsError, checkSiteSettings } from './settings';
 import { ConnectedSite, deleteSite, findSite, insertSite, updateSite } from './store';
 
@@ -24,11 +25,11 @@ const SITE_ID_TRIES = 5;
 
 export async function createConnectedSite(site: Site, settings: Partial<SiteSettings> & { name: string }): Promise<IssuedSiteKey> {
   const checked = check(settings) as Partial<SiteSettings> & { name: string };
-  const key = newSiteKey();
+  const key = newBearerSecret();
   for (let i = 0; i < SITE_ID_TRIES; i++) {
     const siteId = newSiteId();
     if (await findSite(site.db, siteId)) continue;
-    await insertSite(site, { ...SITE_DEFAULTS, ...checked, siteId, keyHash: hashSiteKey(key) });
+    await insertSite(site, { ...SITE_DEFAULTS, ...checked, siteId, keyHash: hashBearerSecret(key) });
     return { site: await mustFind(site, siteId), key };
   }
   throw new Error('Could not find an unused site-id.');
@@ -47,8 +48,8 @@ export async function changeConnectedSite(site: Site, siteId: string, change: Pa
 /** A new site key; the old one stops working at once (every lookup reads the stored hash). */
 export async function rotateSiteKey(site: Site, siteId: string): Promise<IssuedSiteKey> {
   const found = await mustFind(site, siteId);
-  const key = newSiteKey();
-  await updateSite(site, found.postId, { keyHash: hashSiteKey(key) });
+  const key = newBearerSecret();
+  await updateSite(site, found.postId, { keyHash: hashBearerSecret(key) });
   return { site: await mustFind(site, siteId), key };
 }
 

@@ -5,7 +5,7 @@
  */
 import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
-import { siteKeyMatches } from './keys';
+import { bearerSecretMatches } from '../bearer-secrets';
 import { ConnectedSite, findSite } from './store';
 
 /**
@@ -16,24 +16,6 @@ import { ConnectedSite, findSite } from './store';
 export type SiteCaller =
   | { kind: 'server'; site: ConnectedSite }
   | { kind: 'browser'; site: ConnectedSite; origin: string };
-
-/** The credential headers a request may carry the site key in (contract section 5). */
-export interface SiteCredentialHeaders {
-  authorization?: string;
-  xSvcKey?: string;
-}
-
-/**
- * The site key a request carries: `Authorization: Bearer <key>`, else `X-Svc-Key` (for where a proxy
- * strips Authorization); undefined when it carries neither. An Authorization of another scheme (an
- * application password's Basic) is no site key.
- */
-export function siteKeyOf(headers: SiteCredentialHeaders): string | undefined {
-  const authorization = headers.authorization?.trim();
-  if (authorization && /^Bearer(\s|$)/i.test(authorization)) return authorization.slice(6).trim();
-  if (headers.xSvcKey !== undefined) return headers.xSvcKey.trim();
-  return undefined;
-}
 
 export function siteNotFound(): WpError {
   return new WpError('svc_site_not_found', 'No connected site has this site-id.', 404);
@@ -48,7 +30,7 @@ export async function resolveSiteCaller(site: Site, siteId: string, key: string 
   const found = await findSite(site.db, siteId);
   if (!found) return siteNotFound();
   if (key !== undefined) {
-    return siteKeyMatches(key, found.keyHash) ? { kind: 'server', site: found } : new WpError('svc_invalid_site_key', 'The site key is not valid.', 401);
+    return bearerSecretMatches(key, found.keyHash) ? { kind: 'server', site: found } : new WpError('svc_invalid_site_key', 'The site key is not valid.', 401);
   }
   if (origin !== undefined && found.origins.includes(origin)) return { kind: 'browser', site: found, origin };
   return new WpError('svc_site_key_required', "Send the site key, or send the request from a page on one of the site's listed addresses.", 401);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { mailboxKeyOf, routeKeyOf } from '../../../../lib/support/mailboxes/route-key';
-import { hashToken, tokenMatches } from '../../../../lib/support/mailboxes/secrets';
+import { bearerSecretMatches, hashBearerSecret } from '../../../../lib/support/bearer-secrets';
 import { automatedReason, isOwnMessageId } from '../../../../lib/support/inbound/loops';
 import { ParsedEmail, messageIds } from '../../../../lib/support/inbound/parse';
 import { trimQuoted } from '../../../../lib/support/inbound/quotes';
@@ -95,9 +95,9 @@ describe('mail intake rules', function () {
   });
 
   it('compares mailbox tokens by hash', () => {
-    assert.ok(tokenMatches('s3cret', hashToken('s3cret')));
-    assert.ok(!tokenMatches('s3cret', hashToken('other')));
-    assert.ok(!tokenMatches('', hashToken('')));
-    assert.ok(!tokenMatches('s3cret', ''));
+    assert.ok(bearerSecretMatches('s3cret', hashBearerSecret('s3cret')));
+    assert.ok(!bearerSecretMatches('s3cret', hashBearerSecret('other')));
+    assert.ok(!bearerSecretMatches('', hashBearerSecret('')));
+    assert.ok(!bearerSecretMatches('s3cret', ''));
   });
 });

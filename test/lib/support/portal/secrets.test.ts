@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { newCode } from '../../../../lib/support/portal/codes';
 import { portalEmail } from '../../../../lib/support/portal/limits';
-import { portalTokenOf } from '../../../../lib/support/portal/sessions';
+import { bearerSecretOf } from '../../../../lib/support/bearer-secrets';
 import { codeHash, sealCode, unsealCode } from '../../../../lib/support/portal/secret';
 import { Site } from '../../../../lib/wp/site';
 
@@ -31,9 +31,9 @@ describe('portal secrets', () => {
   });
 
   it('the token comes from Authorization: Bearer, else X-Svc-Portal', () => {
-    assert.equal(portalTokenOf({ authorization: 'Bearer abc', xSvcPortal: 'def' }), 'abc');
-    assert.equal(portalTokenOf({ authorization: 'Basic xyz', xSvcPortal: 'def' }), 'def');
-    assert.equal(portalTokenOf({}), undefined);
+    assert.equal(bearerSecretOf('Bearer abc', 'def'), 'abc');
+    assert.equal(bearerSecretOf('Basic xyz', 'def'), 'def');
+    assert.equal(bearerSecretOf(undefined, undefined), undefined);
   });
 
   it('addresses are keyed with ASCII letters in lowercase', () => {

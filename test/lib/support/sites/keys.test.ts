@@ -1,7 +1,8 @@
 /** Site-ids and site keys: from a CSPRNG, the key stored only as its SHA-256 and compared in constant time. */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { hashSiteKey, isSiteId, newSiteId, newSiteKey, siteKeyMatches } from '../../../../lib/support/sites/keys';
+import { bearerSecretMatches, hashBearerSecret, newBearerSecret } from '../../../../lib/support/bearer-secrets';
+import { isSiteId, newSiteId } from '../../../../lib/support/sites/keys';
 
 describe('connected-site keys', () => {
   it('makes 12-character site-ids of lowercase letters and digits, all different', () => {
@@ -12,20 +13,20 @@ describe('connected-site keys', () => {
   });
 
   it('makes keys of 32 random bytes (64 hex digits), stored as their SHA-256', () => {
-    const key = newSiteKey();
+    const key = newBearerSecret();
     assert.match(key, /^[0-9a-f]{64}$/);
-    assert.notEqual(newSiteKey(), key);
-    assert.equal(hashSiteKey(key), createHash('sha256').update(key).digest('hex'));
+    assert.notEqual(newBearerSecret(), key);
+    assert.equal(hashBearerSecret(key), createHash('sha256').update(key).digest('hex'));
   });
 
   it('matches only the key whose hash is stored; an empty key or a malformed hash matches nothing', () => {
-    const key = newSiteKey();
-    const stored = hashSiteKey(key);
-    assert.equal(siteKeyMatches(key, stored), true);
-    assert.equal(siteKeyMatches(newSiteKey(), stored), false);
-    assert.equal(siteKeyMatches(key.toUpperCase(), stored), false);
-    assert.equal(siteKeyMatches('', hashSiteKey('')), false);
-    assert.equal(siteKeyMatches(key, ''), false);
-    assert.equal(siteKeyMatches(key, stored.toUpperCase()), false);
+    const key = newBearerSecret();
+    const stored = hashBearerSecret(key);
+    assert.equal(bearerSecretMatches(key, stored), true);
+    assert.equal(bearerSecretMatches(newBearerSecret(), stored), false);
+    assert.equal(bearerSecretMatches(key.toUpperCase(), stored), false);
+    assert.equal(bearerSecretMatches('', hashBearerSecret('')), false);
+    assert.equal(bearerSecretMatches(key, ''), false);
+    assert.equal(bearerSecretMatches(key, stored.toUpperCase()), false);
   });
 });

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { SiteError, changeConnectedSite, createConnectedSite, deleteConnectedSite, getConnectedSite, rotateSiteKey } from '../../../../lib/support/sites/admin';
-import { resolveSiteCaller, siteKeyOf } from '../../../../lib/support/sites/caller';
-import { hashSiteKey } from '../../../../lib/support/sites/keys';
+import { bearerSecretOf, hashBearerSecret } from '../../../../lib/support/bearer-secrets';
+import { resolveSiteCaller } from '../../../../lib/support/sites/caller';
 import { presentSite } from '../../../../lib/support/sites/present';
 import { findSite, listSites } from '../../../../lib/support/sites/store';
 import { WpError } from '../../../../lib/wp/errors';
@@ -34,7 +34,7 @@ describe('connected sites: storage and callers', function () {
     const { post, meta } = await rowsOf(site.siteId);
     assert.deepEqual([post.post_type, post.post_status, post.post_title, post.post_name], ['svc_site', 'publish', 'Docs Site', site.siteId]);
     assert.deepEqual(meta, {
-      _svc_key_hash: hashSiteKey(key),
+      _svc_key_hash: hashBearerSecret(key),
       _svc_origins: 'a:2:{i:0;s:20:"https://docs.example";i:1;s:21:"http://localhost:3000";}',
       _svc_portal: '1',
       _svc_new_tickets: '1',
@@ -60,7 +60,7 @@ describe('connected sites: storage and callers', function () {
     assert.equal((await rowsOf(site.siteId)).post.post_title, 'Renamed');
     const rotated = await rotateSiteKey(oracle.site, site.siteId);
     assert.notEqual(rotated.key, key);
-    assert.equal((await rowsOf(site.siteId)).meta._svc_key_hash, hashSiteKey(rotated.key));
+    assert.equal((await rowsOf(site.siteId)).meta._svc_key_hash, hashBearerSecret(rotated.key));
     await deleteConnectedSite(oracle.site, site.siteId);
     assert.equal(await findSite(oracle.site.db, site.siteId), null);
     assert.equal(Number((await oracle.site.db.knex('wp_postmeta').where({ post_id: site.postId }).count({ n: '*' }))[0]?.n), 0);
@@ -111,13 +111,13 @@ describe('connected sites: storage and callers', function () {
   });
 
   it('finds the key in Authorization: Bearer, else X-Svc-Key; another scheme is no key', () => {
-    assert.equal(siteKeyOf({ authorization: 'Bearer abc' }), 'abc');
-    assert.equal(siteKeyOf({ authorization: 'bearer   abc  ', xSvcKey: 'other' }), 'abc');
-    assert.equal(siteKeyOf({ authorization: 'Bearer' }), '');
-    assert.equal(siteKeyOf({ xSvcKey: ' abc ' }), 'abc');
-    assert.equal(siteKeyOf({ authorization: 'Basic dXNlcjpwdw==' }), undefined);
-    assert.equal(siteKeyOf({ authorization: 'Basic dXNlcjpwdw==', xSvcKey: 'abc' }), 'abc');
-    assert.equal(siteKeyOf({}), undefined);
+    assert.equal(bearerSecretOf('Bearer abc', undefined), 'abc');
+    assert.equal(bearerSecretOf('bearer   abc  ', 'other'), 'abc');
+    assert.equal(bearerSecretOf('Bearer', undefined), '');
+    assert.equal(bearerSecretOf(undefined, ' abc '), 'abc');
+    assert.equal(bearerSecretOf('Basic dXNlcjpwdw==', undefined), undefined);
+    assert.equal(bearerSecretOf('Basic dXNlcjpwdw==', 'abc'), 'abc');
+    assert.equal(bearerSecretOf(undefined, undefined), undefined);
   });
 
   it('resolves the caller: the server with the key, a browser on a listed address, refusals otherwise', async () => {
