@@ -5,9 +5,9 @@
  */
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
-import { addPostMeta, insertPost, postMetaFor, singleMetaValues, updatePostMeta } from '../../wp/posts';
+import { postMetaFor, singleMetaValues } from '../../wp/posts';
 import { Site } from '../../wp/site';
-import { writeSupport } from '../write';
+import { insertNamedPost, updateNamedPost } from '../named-posts';
 
 export const MAILBOX_POST_TYPE = 'svc_mailbox';
 
@@ -59,23 +59,12 @@ export async function listMailboxes(db: Database): Promise<Mailbox[]> {
 }
 
 export async function insertMailbox(site: Site, mailbox: NewMailbox): Promise<number> {
-  return writeSupport(site, {}, async (ctx) => {
-    const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
-      post_type: MAILBOX_POST_TYPE, post_status: 'publish', post_name: mailbox.key, post_title: mailbox.address, date: ctx.dates,
-    });
-    await addPostMeta(ctx.trx, ctx.tables, id, metaOf(mailbox));
-    return id;
-  });
+  return insertNamedPost(site, { type: MAILBOX_POST_TYPE, name: mailbox.key, title: mailbox.address, meta: metaOf(mailbox) });
 }
 
 /** Changes some settings of a mailbox (the address is also its post title). */
 export async function updateMailbox(site: Site, id: number, changes: Partial<NewMailbox>): Promise<void> {
-  await writeSupport(site, {}, async (ctx) => {
-    for (const [key, value] of Object.entries(metaOf(changes))) await updatePostMeta(ctx.trx, ctx.tables, id, key, value);
-    const post: Record<string, string> = { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt };
-    if (changes.address !== undefined) post.post_title = changes.address;
-    await ctx.trx(ctx.tables.posts).where({ ID: id }).update(post);
-  });
+  await updateNamedPost(site, id, metaOf(changes), changes.address);
 }
 
 function metaOf(m: Partial<NewMailbox>): Record<string, string | number> {

@@ -7,8 +7,9 @@
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
 import { maybeUnserialize, phpEntries, serialize } from '../../wp/php';
-import { addPostMeta, insertPost, postMetaFor, singleMetaValues, updatePostMeta } from '../../wp/posts';
+import { postMetaFor, singleMetaValues } from '../../wp/posts';
 import { Site } from '../../wp/site';
+import { insertNamedPost, updateNamedPost } from '../named-posts';
 import { writeSupport } from '../write';
 import { honouredOrigins } from './origins';
 import { SITE_BOUNDS, SITE_DEFAULTS, SiteSettings, isCollectionSlug } from './settings';
@@ -64,23 +65,12 @@ export async function listSites(db: Database): Promise<ConnectedSite[]> {
 }
 
 export async function insertSite(site: Site, s: NewSite): Promise<number> {
-  return writeSupport(site, {}, async (ctx) => {
-    const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
-      post_type: SITE_POST_TYPE, post_status: 'publish', post_name: s.siteId, post_title: s.name, date: ctx.dates,
-    });
-    await addPostMeta(ctx.trx, ctx.tables, id, metaOf(s));
-    return id;
-  });
+  return insertNamedPost(site, { type: SITE_POST_TYPE, name: s.siteId, title: s.name, meta: metaOf(s) });
 }
 
 /** Changes some settings of a site (the name is also its post title), or its key hash. */
 export async function updateSite(site: Site, postId: number, change: SiteChange): Promise<void> {
-  await writeSupport(site, {}, async (ctx) => {
-    for (const [key, value] of Object.entries(metaOf(change))) await updatePostMeta(ctx.trx, ctx.tables, postId, key, value);
-    const post: Record<string, string> = { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt };
-    if (change.name !== undefined) post.post_title = change.name;
-    await ctx.trx(ctx.tables.posts).where({ ID: postId }).update(post);
-  });
+  await updateNamedPost(site, postId, metaOf(change), change.name);
 }
 
 /** WP: wp_delete_post(): the post and all its meta. Tickets opened on the site keep its site-id. */
