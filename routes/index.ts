@@ -10,6 +10,6 @@ import { usersMe } from './wp/users';
 export function registerRoutes(rest: RestRegistry, ajax: AjaxRegistry, pages: PageRegistry): void {
   rest.register(usersMe);
   pages.register(emailConfirmationPage);
-  registerSupportRoutes(rest);
+  registerSupportRoutes(rest, pages);
   registerFormRoutes(rest, ajax, pages);
 }

@@ -1,5 +1,7 @@
-/** Every support/v1 route, in registration order (literal paths before parameterised ones of the same prefix). */
+/** Every support/v1 route and page, in registration order (literal paths before parameterised ones of the same prefix). */
+import { PageDeclaration, PageRegistry } from '../../lib/wp/pages';
 import { RestRegistry } from '../../lib/wp/rest/registry';
+import { RouteDeclaration } from '../../lib/wp/rest/route';
 import { ticketAttachment } from './attachments';
 import { ticketDelivery } from './deliveries';
 import { ticketMessages } from './messages';
@@ -8,6 +10,16 @@ import { portalCode, portalConfig, portalSession } from './portal';
 import { siteTickets } from './sites';
 import { inboundWebhook, relayWebhook } from './webhooks';
 
-export function registerSupportRoutes(rest: RestRegistry): void {
-  for (const route of [ticketsCollection, ticketItem, ticketMessages, ticketDelivery, ticketAttachment, relayWebhook, inboundWebhook, siteTickets, portalConfig, portalCode, portalSession]) rest.register(route);
+const SUPPORT_ROUTES: RouteDeclaration[] = [
+  ticketsCollection, ticketItem, ticketMessages, ticketDelivery, ticketAttachment,
+  relayWebhook, inboundWebhook,
+  siteTickets, portalConfig, portalCode, portalSession,
+];
+
+/** Plain pages the plugin serves outside wp-json (scripts, feeds). */
+const SUPPORT_PAGES: PageDeclaration[] = [];
+
+export function registerSupportRoutes(rest: RestRegistry, pages: PageRegistry): void {
+  for (const route of SUPPORT_ROUTES) rest.register(route);
+  for (const page of SUPPORT_PAGES) pages.register(page);
 }
