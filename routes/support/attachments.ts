@@ -3,7 +3,7 @@
  * WebP or AVIF when `inline=1` is asked for; never sniffable, never able to run script.
  */
 import { RawResponse, RouteDeclaration, endpoint, requireSignedIn } from '../../lib/wp/rest/route';
-import { attachmentFile } from '../../lib/support/tickets/view';
+import { AttachmentFile, attachmentFile } from '../../lib/support/tickets/view';
 import { TicketRequest, actor, ticketArgs, ticketRouteBase } from './common';
 
 export const ticketAttachment: RouteDeclaration = {
@@ -13,8 +13,12 @@ export const ticketAttachment: RouteDeclaration = {
 };
 
 async function downloadAttachment(req: TicketRequest<'attachment'>): Promise<RawResponse> {
-  const { attachment, bytes, imageType } = await attachmentFile(req.site, actor(req), req.params.id, req.params.file_id);
-  const inline = req.params.inline === true && imageType !== null;
+  return attachmentDownload(await attachmentFile(req.site, actor(req), req.params.id, req.params.file_id), req.params.inline === true);
+}
+
+/** The file as every attachment route sends it (the ticket routes', the portal's). */
+export function attachmentDownload({ attachment, bytes, imageType }: AttachmentFile, inlineAsked: boolean): RawResponse {
+  const inline = inlineAsked && imageType !== null;
   return new RawResponse(bytes, {
     'Content-Type': inline && imageType ? imageType : 'application/octet-stream',
     'Content-Disposition': contentDisposition(inline ? 'inline' : 'attachment', attachment.filename),

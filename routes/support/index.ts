@@ -7,6 +7,7 @@ import { ticketDelivery } from './deliveries';
 import { ticketMessages } from './messages';
 import { ticketItem, ticketsCollection } from './tickets';
 import { portalCode, portalConfig, portalSession } from './portal';
+import { portalTicketAttachment, portalTicketItem, portalTicketMessages, portalTickets } from './portal-tickets';
 import { siteTickets } from './sites';
 import { inboundWebhook, relayWebhook } from './webhooks';
 
@@ -14,6 +15,7 @@ const SUPPORT_ROUTES: RouteDeclaration[] = [
   ticketsCollection, ticketItem, ticketMessages, ticketDelivery, ticketAttachment,
   relayWebhook, inboundWebhook,
   siteTickets, portalConfig, portalCode, portalSession,
+  portalTickets, portalTicketItem, portalTicketMessages, portalTicketAttachment,
 ];
 
 /** Plain pages the plugin serves outside wp-json (scripts, feeds). */

@@ -10,9 +10,9 @@
 import { sendPortalCode, consumePortalCode, invalidCode } from '../../lib/support/portal/codes';
 import { PORTAL_LIMITS, portalEmail } from '../../lib/support/portal/limits';
 import { bearerSecretOf } from '../../lib/support/bearer-secrets';
-import { PortalSession, openPortalSession, resolvePortalSession, revokePortalSession } from '../../lib/support/portal/sessions';
-import { listedOrigins, siteNotFound } from '../../lib/support/sites/caller';
-import { ConnectedSite, findSite } from '../../lib/support/sites/store';
+import { PortalCustomer, portalCustomer, portalSiteOr404 } from '../../lib/support/portal/customer';
+import { openPortalSession, resolvePortalSession, revokePortalSession } from '../../lib/support/portal/sessions';
+import { ConnectedSite } from '../../lib/support/sites/store';
 import { storageAvailability } from '../../lib/support/storage-check';
 import { WpError } from '../../lib/wp/errors';
 import { TypedArgs } from '../../lib/wp/rest/args';
@@ -32,36 +32,48 @@ const siteArgs: TypedArgs<SiteParams> = argsForOperation(portalOperations.site, 
 const codeArgs: TypedArgs<CodeParams> = argsForOperation(portalOperations.code, SUPPORT_SCHEMAS, 'create');
 const sessionArgs: TypedArgs<SessionParams> = argsForOperation(portalOperations.session, SUPPORT_SCHEMAS, 'create');
 
-export function portalDisabled(): WpError {
-  return new WpError('portal_disabled', 'The customer portal is not available for this site.', 404);
+/**
+ * The site a portal request names, read once per request: its gate, origins, principal and handler
+ * all ask. The route's `urlParams` object is made for each request (lib/wp/rest/registry.ts), so it
+ * keys this request's answer and goes with the request.
+ */
+const portalSites = new WeakMap<Record<string, string>, Promise<ConnectedSite | WpError>>();
+
+function portalSiteOf(head: RequestHead): Promise<ConnectedSite | WpError> {
+  let found = portalSites.get(head.urlParams);
+  if (!found) {
+    found = portalSiteOr404(head.site.db, head.urlParams.site_id ?? '');
+    portalSites.set(head.urlParams, found);
+  }
+  return found;
 }
 
 /** Every portal route's first check: the site exists (404 `svc_site_not_found`) and its portal is on (404 `portal_disabled`). */
 async function portalGate(head: RequestHead): Promise<WpError | null> {
-  const found = await findSite(head.site.db, head.urlParams.site_id ?? '');
-  if (!found) return siteNotFound();
-  return found.portal ? null : portalDisabled();
+  const found = await portalSiteOf(head);
+  return found instanceof WpError ? found : null;
 }
 
-function portalOrigins(head: RequestHead): Promise<string[]> {
-  return listedOrigins(head.site, head.urlParams.site_id ?? '');
+async function portalOrigins(head: RequestHead): Promise<string[]> {
+  const found = await portalSiteOf(head);
+  return found instanceof WpError ? [] : found.origins;
 }
 
-/** The site the URL names, its portal on (the gate said so a moment ago; a switch since is honoured). */
+/** The site the URL names, its portal on (the gate has said so). */
 async function portalSite(req: RestRequest): Promise<ConnectedSite> {
-  const found = await findSite(req.site.db, req.urlParams.site_id ?? '');
-  if (!found) throw siteNotFound();
-  if (!found.portal) throw portalDisabled();
+  const found = await portalSiteOf(req);
+  if (found instanceof WpError) throw found;
   return found;
 }
 
 /**
- * The principal of the routes a signed-in customer calls (this one, and the portal's ticket routes):
- * the token's session on this site, or 401.
+ * The principal of the routes a signed-in customer calls (sign-out, and the portal's ticket routes):
+ * the token's session on this site as a customer of it, or 401.
  */
-export function portalSessionOf(req: RestRequest): Promise<PortalSession | WpError> {
+export async function portalCustomerOf(req: RestRequest): Promise<PortalCustomer | WpError> {
   const token = bearerSecretOf(req.header('authorization'), req.header('x-svc-portal'));
-  return resolvePortalSession(req.site, req.urlParams.site_id ?? '', token);
+  const session = await resolvePortalSession(req.site, req.urlParams.site_id ?? '', token);
+  return session instanceof WpError ? session : portalCustomer(session, await portalSite(req));
 }
 
 /** What every portal route shares: origins, no credentials, the token header, small bodies. */
@@ -138,14 +150,14 @@ export const portalSession: RouteDeclaration = {
         return new RestResponse({ token, email: session.email, expires_in: PORTAL_LIMITS.sessionTtlSeconds, expires_at: new Date(session.expiresAt * 1000).toISOString() }, 201);
       },
     }),
-    endpoint<SiteParams, PortalSession>({
+    endpoint<SiteParams, PortalCustomer>({
       ...portalEndpointBase,
       methods: ['DELETE'],
       args: siteArgs,
-      principal: portalSessionOf,
+      principal: portalCustomerOf,
       permission: allowAnyone,
       async handler(req) {
-        await revokePortalSession(req.site, req.principal);
+        await revokePortalSession(req.site, req.principal.session);
         return { signed_out: true };
       },
     }),

@@ -52,7 +52,7 @@ export const siteTickets: RouteDeclaration = {
         windowSeconds: 3600,
         key: (req) => `ip:${req.ip}`,
         // The site's own server is not a visitor: its requests are not counted.
-        exempt: (req) => (req.principal as SiteCaller).kind === 'server',
+        exempt: (req) => req.principal.kind === 'server',
       },
       handler: createSiteTicket,
     }),

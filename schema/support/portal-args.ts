@@ -1,9 +1,13 @@
 /**
- * What the support/v1 portal sign-in routes take (docs/portal.md), built into args by
- * routes/support/portal.ts with argsForOperation().
+ * What the support/v1 portal routes take (docs/portal.md), built into args by routes/support/portal.ts
+ * and routes/support/portal-tickets.ts with argsForOperation(). The ticket operations `$ref` the ticket
+ * and message item schemas: the portal calls a message's body `message`, as the contract names it.
  */
 const siteId = { description: 'The connected site (its 12-character site-id).', $ref: 'common#/$defs/site_id' } as const;
 const email = { description: "The customer's email address.", $ref: 'common#/$defs/email', maxLength: 254, required: true } as const;
+
+const ticketId = { description: 'Unique identifier for the ticket.', $ref: 'common#/$defs/id' } as const;
+const ticketVersion = { description: "The ticket's version as last read; a stale version is refused.", $ref: 'common#/$defs/version', required: true } as const;
 
 export const portalOperations = {
   /** GET /sites/<site-id>/portal/config, DELETE /sites/<site-id>/portal/session */
@@ -15,5 +19,40 @@ export const portalOperations = {
     site_id: siteId,
     email,
     code: { description: 'The 6-digit code emailed to the address.', type: 'string', minLength: 1, maxLength: 32, required: true },
+  },
+  /** GET /sites/<site-id>/portal/tickets */
+  tickets: {
+    site_id: siteId,
+    page: { $ref: 'common#/$defs/page' },
+    per_page: { description: 'Maximum number of tickets to return in the result set.', $ref: 'common#/$defs/per_page', default: 20, maximum: 50 },
+  },
+  /** POST /sites/<site-id>/portal/tickets */
+  open: {
+    site_id: siteId,
+    subject: { $ref: 'ticket#/properties/subject', required: true },
+    message: { description: 'The first message.', $ref: 'message#/properties/body', required: true },
+  },
+  /** GET /sites/<site-id>/portal/tickets/<id> */
+  ticket: { site_id: siteId, id: ticketId },
+  /** PATCH /sites/<site-id>/portal/tickets/<id> */
+  status: {
+    site_id: siteId,
+    id: ticketId,
+    version: ticketVersion,
+    status: { description: 'resolved to resolve the ticket, open to reopen it (as the site allows).', type: 'string', enum: ['open', 'resolved'], required: true },
+  },
+  /** POST /sites/<site-id>/portal/tickets/<id>/messages */
+  reply: {
+    site_id: siteId,
+    id: ticketId,
+    message: { description: 'Text of the reply.', $ref: 'message#/properties/body', required: true },
+    version: ticketVersion,
+  },
+  /** GET /sites/<site-id>/portal/tickets/<id>/attachments/<file-id> */
+  attachment: {
+    site_id: siteId,
+    id: ticketId,
+    file_id: { description: 'Unique identifier for the attachment.', $ref: 'common#/$defs/id' },
+    inline: { description: 'Show an image in the browser instead of downloading it (PNG, JPEG, GIF, WebP and AVIF only).', type: 'boolean', default: false },
   },
 } as const;

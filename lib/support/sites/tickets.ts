@@ -11,7 +11,7 @@ import { addPostMeta } from '../../wp/posts';
 import { Site } from '../../wp/site';
 import { checkFileCount } from '../tickets/attachments';
 import { openTicket } from '../tickets/create';
-import { sameOwnerEmail } from '../tickets/customer-email';
+import { accountOwning } from '../tickets/customer-email';
 import { forgetTicketLists } from '../tickets/list';
 import { ticketNotFound } from '../tickets/policy';
 import { TICKET_SITE_META } from '../tickets/rows';
@@ -19,6 +19,7 @@ import { findTicket, loadConversation } from '../tickets/store';
 import { Conversation, IncomingFile } from '../tickets/types';
 import { writeSupport } from '../write';
 import { SiteCaller } from './caller';
+import { ConnectedSite } from './store';
 
 /** A file a site's server sends inside the JSON body. */
 export interface Base64File {
@@ -50,7 +51,7 @@ export async function openSiteTicket(site: Site, caller: SiteCaller, input: Site
   checkFileCount(files);
   const metadata = metadataToKeep(input.metadata);
   // Read before the write's transaction (which on SQLite holds the only connection).
-  const customerId = await accountOf(site, input.email);
+  const customerId = (await accountOwning(site, input.email))?.ID ?? 0;
   const ticketId = await writeSupport(site, { invalidates: [forgetTicketLists] }, async (ctx) => {
     const { ticketId: id } = await openTicket(site, ctx, {
       subject: input.subject, body: input.message, source: 'site', siteId: caller.site.siteId, files,
@@ -76,23 +77,23 @@ function checkCallerMayOpen(caller: SiteCaller, input: SiteTicketInput): void {
   if (serverOnly.length) {
     throw new WpError('svc_site_key_needed', `Only the site's server (with the site key) may send ${serverOnly.join(' and ')}.`, 403, { fields: serverOnly });
   }
-  if (!caller.site.newTickets) throw new WpError('svc_new_tickets_closed', 'This site does not take new tickets at the moment.', 403);
-  const length = [...input.message].length;
-  if (length > caller.site.messageLimit) {
-    throw new WpError('svc_message_too_long', `The message is longer than this site accepts (${caller.site.messageLimit} characters).`, 400, {
-      max_length: caller.site.messageLimit, length,
-    });
-  }
+  checkNewTicketsOpen(caller.site);
+  checkMessageLength(caller.site, input.message);
 }
 
-/**
- * The WordPress user who owns this address, or 0. The users table is looked up as WordPress looks it
- * up (its collation may find lookalikes on MySQL), then held to the ownership rule of tickets: only
- * the case of ASCII letters may differ (lib/support/tickets/customer-email.ts).
- */
-async function accountOf(site: Site, email: string): Promise<number> {
-  const user = await site.users.byEmail(email);
-  return user && sameOwnerEmail(email, user.user_email) ? user.ID : 0;
+/** The site's pages (its form, its portal) open tickets only while the site takes new ones. */
+export function checkNewTicketsOpen(site: ConnectedSite): void {
+  if (!site.newTickets) throw new WpError('svc_new_tickets_closed', 'This site does not take new tickets at the moment.', 403);
+}
+
+/** A message from the site's pages is at most the site's message limit, in characters. */
+export function checkMessageLength(site: ConnectedSite, message: string): void {
+  const length = [...message].length;
+  if (length > site.messageLimit) {
+    throw new WpError('svc_message_too_long', `The message is longer than this site accepts (${site.messageLimit} characters).`, 400, {
+      max_length: site.messageLimit, length,
+    });
+  }
 }
 
 /** The metadata to keep (null when none or empty); more than METADATA_MAX_BYTES of JSON is refused. */

@@ -11,6 +11,18 @@ export interface Actor {
   manager: boolean;
   /** An agent who sent `X-Svc-View: customer`: answers are exactly what the customer would get. */
   customerView: boolean;
+  /** Set for a customer signed in to a connected site's portal (lib/support/portal/customer.ts). */
+  portal?: PortalScope;
+}
+
+/**
+ * A portal customer's reach: only tickets opened on that site (contract section 4), and the status
+ * moves that site's settings allow instead of the desk-wide ones.
+ */
+export interface PortalScope {
+  siteId: string;
+  customerCanResolve: boolean;
+  customerCanReopen: boolean;
 }
 
 export function actorOf(user: CurrentUser, viewHeader?: string): Actor {

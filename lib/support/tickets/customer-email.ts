@@ -11,6 +11,8 @@
 import { Knex } from 'knex';
 import { Dialect } from '../../wp/db/database';
 import { isEmail } from '../../wp/formatting';
+import { Site } from '../../wp/site';
+import { WpUser } from '../../wp/users';
 
 /** The form two addresses are compared in, or null for an address that owns nothing by email. */
 export function ownershipEmailKey(address: string): string | null {
@@ -39,4 +41,13 @@ export function whereOwnerEmail(sub: Knex.QueryBuilder, column: string, key: str
   }
   // SQLite's LOWER() folds ASCII letters only; GLOB rules out anything but printable ASCII all the same.
   return sub.andWhereRaw('LOWER(??) = ?', [column, key]).andWhereRaw('?? NOT GLOB ?', [column, '*[^!-~]*']);
+}
+
+/**
+ * The WordPress user who owns this address, or null. The users table is looked up as WordPress looks
+ * it up (its collation may find lookalikes on MySQL), then held to the rule above.
+ */
+export async function accountOwning(site: Site, email: string): Promise<WpUser | null> {
+  const user = await site.users.byEmail(email);
+  return user && sameOwnerEmail(email, user.user_email) ? user : null;
 }

@@ -22,6 +22,8 @@ export interface TicketFilter {
   priority?: TicketPriority;
   assignment?: Assignment;
   search?: string;
+  /** Only tickets opened on this connected site (a portal's list). */
+  siteId?: string;
   /** Whether message search reaches internal notes (agents, unless they asked for the customer view). */
   searchInternalNotes: boolean;
 }
@@ -38,7 +40,8 @@ export function applyTicketFilter(qb: Knex.QueryBuilder, knex: Knex, tables: Tab
     // Storage map: a customer owns a ticket by post_author or by the email on the ticket (compared as ./customer-email.ts says).
     const emailKey = ownershipEmailKey(viewer.email);
     qb.where((own) => {
-      own.where('p.post_author', viewer.userId);
+      // No account (a portal customer known by address only): post_author 0 is nobody's, never theirs.
+      own.where('p.post_author', viewer.userId > 0 ? viewer.userId : -1);
       if (emailKey === null) return;
       own.orWhereExists((sub) => whereOwnerEmail(
         sub.select(knex.raw('1')).from(`${meta} as m`).whereRaw('m.post_id = p.ID').andWhere('m.meta_key', TICKET_META.customerEmail),
@@ -46,6 +49,7 @@ export function applyTicketFilter(qb: Knex.QueryBuilder, knex: Knex, tables: Tab
       ));
     });
   }
+  if (filter.siteId) qb.whereExists(hasMeta(TICKET_META.siteId, filter.siteId));
   if (filter.priority) applyPriority(qb, knex, meta, filter.priority, hasMeta);
   if (filter.assignment === 'mine') qb.whereExists(hasMeta(TICKET_META.assignee, viewer.userId));
   if (filter.assignment === 'unassigned') {

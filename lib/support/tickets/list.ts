@@ -44,6 +44,7 @@ export async function listTickets(site: Site, actor: Actor, query: ListQuery): P
     viewer: { userId: actor.userId, email: actor.email, agent: actor.agent },
     status: query.status,
     search: query.search || undefined,
+    siteId: actor.portal?.siteId,
     // Assignment and priority filters are for agents; a customer's list ignores them.
     priority: actor.agent ? query.priority : undefined,
     assignment: actor.agent ? query.assignment : undefined,

@@ -23,19 +23,22 @@ export function ownsTicket(actor: Actor, ticket: Ticket): boolean {
   return sameOwnerEmail(ticket.customerEmail, actor.email);
 }
 
-/** Agents see every ticket (also in the customer view); customers their own. */
+/** Agents see every ticket (also in the customer view); customers their own; portal customers their own opened on that site. */
 export function canSeeTicket(actor: Actor, ticket: Ticket): boolean {
+  if (actor.portal) return ticket.siteId === actor.portal.siteId && ownsTicket(actor, ticket);
   return actor.agent || ownsTicket(actor, ticket);
 }
 
 /**
  * The status moves a ticket allows. Agents may set any status. Customers may only resolve an open or
- * waiting ticket (when `customer_can_resolve`) and reopen a resolved one (when `customer_can_reopen`).
+ * waiting ticket (when `customer_can_resolve`) and reopen a resolved one (when `customer_can_reopen`):
+ * the desk's settings, or in a site's portal that site's.
  */
 export function checkStatusMove(actor: Actor, from: TicketStatus, to: TicketStatus, settings: SupportSettings): WpError | null {
   if (actor.agent || from === to) return null;
-  if (to === 'resolved' && settings.customerCanResolve) return null;
-  if (to === 'open' && from === 'resolved' && settings.customerCanReopen) return null;
+  const rules = actor.portal ?? settings;
+  if (to === 'resolved' && rules.customerCanResolve) return null;
+  if (to === 'open' && from === 'resolved' && rules.customerCanReopen) return null;
   if (to === 'waiting') return new WpError('svc_invalid_status_move', 'Only agents can set a ticket to waiting.', 403);
   return new WpError('svc_status_change_not_allowed', to === 'resolved'
     ? 'Customers cannot resolve tickets on this site.'

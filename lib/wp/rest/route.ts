@@ -87,20 +87,21 @@ export class RawResponse {
   ) {}
 }
 
-export interface RateLimitSpec<A extends object = Params> {
+/** A rate limit, asked after the principal and permission stages: `req.principal` is resolved. */
+export interface RateLimitSpec<A extends object = Params, P = unknown> {
   /** Bucket name, e.g. `tickets.create`. */
   name: string;
   limit: number;
   windowSeconds: number;
   /** Whose bucket this request counts against (defaults to the user ID, else the address). */
-  key?(req: RestRequest<unknown, A>): string;
+  key?(req: RestRequest<P, A>): string;
   /**
    * True for a request the limit does not apply to, asked after the permission check and before
    * counting: such a request is neither counted nor refused. For retries that can only replay an
    * answer already stored (a repeated `request_key`), so a client retrying past the limit still gets
    * its stored answer. Only say true for requests the handler cannot turn into new work.
    */
-  exempt?(req: RestRequest<unknown, A>): boolean | Promise<boolean>;
+  exempt?(req: RestRequest<P, A>): boolean | Promise<boolean>;
 }
 
 /**
@@ -147,7 +148,7 @@ export interface Endpoint<P = unknown, A extends object = Params> {
   /** Keep the body as raw bytes (`rawBody`) instead of decoding it. */
   rawBody?: boolean;
   /** One bucket, or several (per conversation, per address, site-wide) that each count the request. */
-  rateLimit?: RateLimitSpec<A> | RateLimitSpec<A>[];
+  rateLimit?: RateLimitSpec<A, P> | RateLimitSpec<A, P>[];
 }
 
 /**
