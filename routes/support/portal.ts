@@ -15,6 +15,7 @@ import { openPortalSession, resolvePortalSession, revokePortalSession } from '..
 import { ConnectedSite } from '../../lib/support/sites/store';
 import { storageAvailability } from '../../lib/support/storage-check';
 import { WpError } from '../../lib/wp/errors';
+import { visitorBucket } from '../../lib/wp/http/address-key';
 import { TypedArgs } from '../../lib/wp/rest/args';
 import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
 import { RequestHead, RestRequest, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
@@ -122,7 +123,7 @@ export const portalCode: RouteDeclaration = {
       permission: allowAnyone,
       rateLimit: [
         { name: 'portal.code.email', limit: PORTAL_LIMITS.codesPerEmailHour, windowSeconds: 3600, key: (req) => `${req.urlParams.site_id}:${portalEmail(req.params.email)}` },
-        { name: 'portal.code.ip', limit: PORTAL_LIMITS.codesPerIpHour, windowSeconds: 3600, key: (req) => `ip:${req.ip}` },
+        { name: 'portal.code.ip', limit: PORTAL_LIMITS.codesPerIpHour, windowSeconds: 3600, key: (req) => visitorBucket(req.ip) },
       ],
       async handler(req) {
         await sendPortalCode(req.site, await portalSite(req), req.params.email);
@@ -142,7 +143,7 @@ export const portalSession: RouteDeclaration = {
       methods: ['POST'],
       args: sessionArgs,
       permission: allowAnyone,
-      rateLimit: { name: 'portal.session.ip', limit: PORTAL_LIMITS.signInsPerIp, windowSeconds: PORTAL_LIMITS.signInWindowSeconds, key: (req) => `ip:${req.ip}` },
+      rateLimit: { name: 'portal.session.ip', limit: PORTAL_LIMITS.signInsPerIp, windowSeconds: PORTAL_LIMITS.signInWindowSeconds, key: (req) => visitorBucket(req.ip) },
       async handler(req) {
         const s = await portalSite(req);
         if (!(await consumePortalCode(req.site, s.siteId, req.params.email, req.params.code.trim()))) throw invalidCode();

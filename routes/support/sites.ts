@@ -11,6 +11,7 @@ import { bearerSecretOf } from '../../lib/support/bearer-secrets';
 import { SiteCaller, listedOrigins, resolveSiteCaller } from '../../lib/support/sites/caller';
 import { openSiteTicket } from '../../lib/support/sites/tickets';
 import { WpError } from '../../lib/wp/errors';
+import { visitorBucket } from '../../lib/wp/http/address-key';
 import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
 import { TypedArgs } from '../../lib/wp/rest/args';
 import { DEFAULT_MAX_BODY_BYTES } from '../../lib/wp/http/body';
@@ -50,7 +51,7 @@ export const siteTickets: RouteDeclaration = {
         name: 'sites.tickets.keyless',
         limit: BROWSER_TICKETS_PER_HOUR,
         windowSeconds: 3600,
-        key: (req) => `ip:${req.ip}`,
+        key: (req) => visitorBucket(req.ip),
         // The site's own server is not a visitor: its requests are not counted.
         exempt: (req) => req.principal.kind === 'server',
       },

@@ -12,6 +12,7 @@ import { DEFAULT_MAX_BODY_BYTES, RequestBody, readRequestBody } from '../http/bo
 import { ClientAbortedError, PayloadTooLargeError } from '../http/read-body';
 import { parsePhpQuery } from '../http/php-query';
 import { clientIp, isSecure, parseCookieHeader, queryString } from '../http/request-info';
+import { visitorBucket } from '../http/address-key';
 import { Site } from '../site';
 import { validateArgs } from './args';
 import { RouteMatch, RestRegistry } from './registry';
@@ -196,7 +197,7 @@ export class RestServer {
     const limits = match.endpoint.rateLimit;
     for (const spec of Array.isArray(limits) ? limits : limits ? [limits] : []) {
       if (spec.exempt && (await spec.exempt(request))) continue;
-      const who = spec.key ? spec.key(request) : request.user.id > 0 ? `user:${request.user.id}` : `ip:${request.ip}`;
+      const who = spec.key ? spec.key(request) : request.user.id > 0 ? `user:${request.user.id}` : visitorBucket(request.ip);
       const decision = await this.site.rateLimiter.hit(`${spec.name}:${who}`, spec.limit, spec.windowSeconds);
       if (!decision.allowed) {
         throw new WpError('rest_too_many_requests', `Too many requests. Try again in ${decision.retryAfter} seconds.`, 429, {

@@ -1,6 +1,6 @@
-/** Who the submission limit counts: an IPv4 address, or an IPv6 client's /64 network. */
+/** Who per-address limits count: an IPv4 address, or an IPv6 client's /64 network. */
 import assert from 'node:assert/strict';
-import { addressKey } from '../../../lib/forms/limit';
+import { addressKey } from '../../../../lib/wp/http/address-key';
 
 describe('addressKey', () => {
   it('counts an IPv4 address as it is', () => {
