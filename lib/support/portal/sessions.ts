@@ -8,6 +8,7 @@ import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
 import { hashBearerSecret, newBearerSecret } from '../bearer-secrets';
 import { PORTAL_LIMITS, portalEmail } from './limits';
+import { sweepExpiredPortalRows } from './sweep';
 
 export interface PortalSession {
   id: number;
@@ -19,8 +20,9 @@ export interface PortalSession {
   expiresAt: number;
 }
 
-/** Opens a session and returns its token (shown once) with the session. */
+/** Opens a session and returns its token (shown once) with the session; expired rows are swept first. */
 export async function openPortalSession(site: Site, siteId: string, rawEmail: string): Promise<{ token: string; session: PortalSession }> {
+  await sweepExpiredPortalRows(site);
   const token = newBearerSecret('base64url');
   const now = unixSeconds(site.clock);
   const row = { token_hash: hashBearerSecret(token), site_id: siteId, email: portalEmail(rawEmail), created_at: now, expires_at: now + PORTAL_LIMITS.sessionTtlSeconds };

@@ -6,5 +6,6 @@ import { createJobs } from './20261122-03-create-jobs';
 import { createMailReceipts } from './20261122-04-create-mail-receipts';
 import { createFrmSubmissions } from './20261122-10-create-frm-submissions';
 import { createPortal } from './20261125-01-create-portal';
+import { indexPortalExpiry } from './20261125-02-index-portal-expiry';
 
-export const MIGRATIONS: Migration[] = [createRateLimits, createRequestKeys, createJobs, createMailReceipts, createFrmSubmissions, createPortal];
+export const MIGRATIONS: Migration[] = [createRateLimits, createRequestKeys, createJobs, createMailReceipts, createFrmSubmissions, createPortal, indexPortalExpiry];

@@ -162,6 +162,21 @@ describe('support/v1 portal sign-in', function () {
     assertRestError(await request(t.app).delete(`${base()}/session`).set('Authorization', `Bearer ${second}`), 401, 'svc_portal_session_invalid');
   });
 
+  it('a sign-in sweeps expired codes and sessions away, and keeps live ones', async () => {
+    const [stale, pending, live, late] = [uniqueEmail(), uniqueEmail(), uniqueEmail(), uniqueEmail()];
+    await deliveredCode(stale);
+    const old = (await signIn(live, await deliveredCode(live))).body.token;
+    advance(PORTAL_LIMITS.sessionTtlSeconds);
+    await deliveredCode(pending);
+    const kept = (await signIn(late, await deliveredCode(late))).body.token;
+    const rows = async (table: string) => (await t.site.db.knex(t.site.db.tables.svc(table)).where({ site_id: siteId }).select('email'))
+      .map((r: { email: string }) => r.email);
+    assert.deepEqual(await rows('portal_codes'), [pending]);
+    assert.deepEqual(await rows('portal_sessions'), [late]);
+    assertRestError(await request(t.app).delete(`${base()}/session`).set('X-Svc-Portal', old), 401, 'svc_portal_session_invalid');
+    assert.equal((await request(t.app).delete(`${base()}/session`).set('X-Svc-Portal', kept)).status, 200);
+  });
+
   it('60 s between sends, 5 codes per address and site per hour: 429 with Retry-After', async () => {
     const email = uniqueEmail();
     assert.equal((await askCode(email)).status, 202);
