@@ -7,5 +7,6 @@ import { createMailReceipts } from './20261122-04-create-mail-receipts';
 import { createFrmSubmissions } from './20261122-10-create-frm-submissions';
 import { createPortal } from './20261125-01-create-portal';
 import { indexPortalExpiry } from './20261125-02-index-portal-expiry';
+import { createDocVotes } from './20261125-05-create-doc-votes';
 
-export const MIGRATIONS: Migration[] = [createRateLimits, createRequestKeys, createJobs, createMailReceipts, createFrmSubmissions, createPortal, indexPortalExpiry];
+export const MIGRATIONS: Migration[] = [createRateLimits, createRequestKeys, createJobs, createMailReceipts, createFrmSubmissions, createPortal, indexPortalExpiry, createDocVotes];
