@@ -1,0 +1,190 @@
+/**
+ * The docs search index of one WordPress site: MiniSearch in this process over every published doc's
+ * title, excerpt and body text (./text.ts), with each doc's collections beside it. No table of
+ * WordPress is indexed by the database.
+ *
+ * Freshness (docs/docs.md, "Freshness"): what the index shows is confirmed against the database at
+ * most FRESH_MS old; between SOFT_MS and FRESH_MS a request is answered at once while a refresh runs in
+ * the background, so a steady stream of searches never waits. A refresh first reads two change tokens
+ * (lib/wp/db/change-token.ts): posts, and the three term tables. When the posts token moved it reads
+ * the published IDs (dropping docs unpublished or deleted, finding new ones) and the docs modified
+ * since the newest `post_modified_gmt` it had seen (less a margin for clocks of other servers), and
+ * re-indexes only those whose date changed or that are new. When the term token moved it reads the
+ * doc → collection pairs again (one query): a move to another collection changes no post date.
+ * This process's own doc writes mark the index stale, and the next search waits for a refresh.
+ */
+import MiniSearch, { SearchResult } from 'minisearch';
+import { performance } from 'node:perf_hooks';
+import { changeToken, ChangeToken } from '../../wp/db/change-token';
+import { mysqlDateTime } from '../../wp/dates';
+import { Site } from '../../wp/site';
+import { DocRow, docCollectionPairs, publishedDocIds, readDocs } from './store';
+import { EXCERPT_WORDS, foldForMatching, plainText, searchTerm, tokenizeText, trimWords } from './text';
+
+/** Answers are served without a check while the index was confirmed this recently. */
+const SOFT_MS = 250;
+/** Beyond this (within the 2-second bound, with room for the refresh itself) a search waits for a refresh. */
+const FRESH_MS = 1900;
+/** Edits dated up to this far before the newest seen are still found (another server's clock may lag). */
+const CLOCK_MARGIN_SECONDS = 60;
+
+/** A published doc as searches show and re-rank it. */
+export interface IndexedDoc {
+  id: number;
+  /** Plain text (no tags, entities decoded). */
+  title: string;
+  /** Plain text: the doc's own excerpt, else the start of its body. */
+  excerpt: string;
+  slug: string;
+  modified: string;
+  /** foldForMatching() of the title, and of the excerpt and body: for the phrase bonus. */
+  foldedTitle: string;
+  foldedText: string;
+}
+
+/** What MiniSearch indexes per doc. */
+interface Fields {
+  id: number;
+  title: string;
+  excerpt: string;
+  body: string;
+}
+
+export type RawHit = SearchResult;
+
+export class DocIndex {
+  private readonly engine = newEngine();
+  private readonly docs = new Map<number, IndexedDoc>();
+  private collections = new Map<number, string[]>();
+  private readonly postsToken: ChangeToken;
+  private readonly termsToken: ChangeToken;
+  private seen: { posts: string | null; terms: string | null } = { posts: null, terms: null };
+  /** The newest post_modified_gmt indexed (null before the first read). */
+  private newest: string | null = null;
+  private confirmedAt = -Infinity;
+  /** Own writes ask for a refresh that starts after them: generations asked and confirmed. */
+  private wanted = 0;
+  private confirmed = 0;
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly site: Site) {
+    const { tables } = site.db;
+    this.postsToken = changeToken(site.db, [tables.posts]);
+    this.termsToken = changeToken(site.db, [tables.terms, tables.termTaxonomy, tables.termRelationships]);
+  }
+
+  /** Resolves once the index may answer: confirmed within the bound and after this process's last doc write. */
+  async ready(): Promise<void> {
+    while (this.confirmed < this.wanted || performance.now() - this.confirmedAt >= FRESH_MS) await this.refresh();
+    if (performance.now() - this.confirmedAt >= SOFT_MS) {
+      this.refresh().catch((err) => this.site.logger.warn('docs search index refresh failed', { error: String(err) }));
+    }
+  }
+
+  /** After this process wrote docs or collections: the next search reads them first. */
+  markStale(): void {
+    this.wanted += 1;
+  }
+
+  search(query: string, options: Parameters<MiniSearch<Fields>['search']>[1]): RawHit[] {
+    return this.engine.search(query, options);
+  }
+
+  doc(id: number): IndexedDoc | undefined {
+    return this.docs.get(id);
+  }
+
+  collectionsOf(id: number): readonly string[] {
+    return this.collections.get(id) ?? [];
+  }
+
+  /** One refresh at a time; a caller arriving during one shares it. */
+  private refresh(): Promise<void> {
+    this.running ??= this.sync().finally(() => { this.running = null; });
+    return this.running;
+  }
+
+  private async sync(): Promise<void> {
+    const started = performance.now();
+    const generation = this.wanted;
+    // Tokens first: a change made while the rows are read moves them again, and is read next time.
+    const [posts, terms] = await Promise.all([this.postsToken(), this.termsToken()]);
+    if (posts === null || posts !== this.seen.posts) await this.syncDocs();
+    if (terms === null || terms !== this.seen.terms) this.collections = groupPairs(await docCollectionPairs(this.site.db));
+    this.seen = { posts, terms };
+    this.confirmedAt = started;
+    this.confirmed = Math.max(this.confirmed, generation);
+  }
+
+  private async syncDocs(): Promise<void> {
+    const ids = await publishedDocIds(this.site.db);
+    const published = new Set(ids);
+    for (const id of this.docs.keys()) if (!published.has(id)) this.remove(id);
+    const unknown = ids.filter((id) => !this.docs.has(id));
+    const since = this.newest === null ? undefined : secondsBefore(this.newest, CLOCK_MARGIN_SECONDS);
+    const rows = this.newest === null ? await readDocs(this.site.db, { ids }) : await readDocs(this.site.db, { since, ids: unknown });
+    for (const row of rows) {
+      if (this.docs.get(row.id)?.modified !== row.modified || !this.engine.has(row.id)) this.put(row);
+      if (this.newest === null || row.modified > this.newest) this.newest = row.modified;
+    }
+    this.newest ??= '';
+  }
+
+  private put(row: DocRow): void {
+    const title = plainText(row.title);
+    const body = plainText(row.content);
+    const ownExcerpt = plainText(row.excerpt);
+    const doc: IndexedDoc = {
+      id: row.id, title, excerpt: ownExcerpt || trimWords(body, EXCERPT_WORDS), slug: row.slug, modified: row.modified,
+      foldedTitle: foldForMatching(title), foldedText: foldForMatching(`${ownExcerpt} ${body}`),
+    };
+    const fields: Fields = { id: row.id, title, excerpt: ownExcerpt, body };
+    if (this.engine.has(row.id)) this.engine.replace(fields);
+    else this.engine.add(fields);
+    this.docs.set(row.id, doc);
+  }
+
+  private remove(id: number): void {
+    if (this.engine.has(id)) this.engine.discard(id);
+    this.docs.delete(id);
+  }
+}
+
+const indexes = new WeakMap<Site, DocIndex>();
+
+/** The site's index (built by its first search). */
+export function docIndex(site: Site): DocIndex {
+  let found = indexes.get(site);
+  if (!found) {
+    found = new DocIndex(site);
+    indexes.set(site, found);
+  }
+  return found;
+}
+
+/** After this process changed docs or their collections (writeSupport's `invalidates`). */
+export function forgetDocIndex(site: Site): void {
+  indexes.get(site)?.markStale();
+}
+
+function newEngine(): MiniSearch<Fields> {
+  return new MiniSearch<Fields>({
+    fields: ['title', 'excerpt', 'body'],
+    storeFields: [],
+    tokenize: tokenizeText,
+    // Case, accents and plurals never matter: `Cafés` is found as `cafe` and the other way round.
+    processTerm: (term) => searchTerm(term) || null,
+  });
+}
+
+function groupPairs(pairs: Array<[number, string]>): Map<number, string[]> {
+  const grouped = new Map<number, string[]>();
+  for (const [id, slug] of pairs) grouped.set(id, [...(grouped.get(id) ?? []), slug]);
+  return grouped;
+}
+
+/** A UTC `YYYY-MM-DD HH:MM:SS` moved back by `seconds` (the same format, for comparing in SQL). */
+function secondsBefore(datetime: string, seconds: number): string {
+  const ms = Date.parse(`${datetime.replace(' ', 'T')}Z`);
+  return Number.isFinite(ms) ? mysqlDateTime(ms - seconds * 1000) : '0000-00-00 00:00:00';
+}

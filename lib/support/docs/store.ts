@@ -1,0 +1,130 @@
+/**
+ * Docs in the storage map's shape: `svc_doc` posts (published ones are public), filed in terms of the
+ * `svc_doc_collection` taxonomy (docs/docs.md). The reads here are what the search index needs to stay
+ * fresh without reading every doc again: the published IDs (covered by WordPress's type_status_date
+ * index), the docs modified since a moment, and the doc → collection pairs.
+ */
+import { Knex } from 'knex';
+import { Database } from '../../wp/db/database';
+import { insertPost } from '../../wp/posts';
+import { Site } from '../../wp/site';
+import { writeSupport } from '../write';
+
+export const DOC_POST_TYPE = 'svc_doc';
+export const COLLECTION_TAXONOMY = 'svc_doc_collection';
+
+/** A published doc's row, as the index reads it. */
+export interface DocRow {
+  id: number;
+  title: string;
+  /** `post_excerpt`: the author's own summary, HTML allowed; '' when none. */
+  excerpt: string;
+  content: string;
+  /** `post_name`: the doc's slug in its permalink. */
+  slug: string;
+  /** `post_modified_gmt`, UTC `YYYY-MM-DD HH:MM:SS`. */
+  modified: string;
+}
+
+const DOC_COLUMNS = ['ID', 'post_title', 'post_excerpt', 'post_content', 'post_name', 'post_modified_gmt'];
+
+function published(db: Database, knex: Knex | Knex.Transaction = db.knex) {
+  return knex(db.tables.posts).where({ post_type: DOC_POST_TYPE, post_status: 'publish' });
+}
+
+/** The IDs of every published doc. */
+export async function publishedDocIds(db: Database): Promise<number[]> {
+  const rows = await published(db).select('ID');
+  return rows.map((r: { ID: number | string }) => Number(r.ID));
+}
+
+/** Published docs modified at or after `since` (UTC), or with one of `ids`. */
+export async function readDocs(db: Database, filter: { since?: string; ids?: readonly number[] }): Promise<DocRow[]> {
+  const rows: Array<Record<string, unknown>> = [];
+  if (filter.since !== undefined) rows.push(...await published(db).where('post_modified_gmt', '>=', filter.since).select(DOC_COLUMNS));
+  const ids = filter.ids ?? [];
+  // Within SQLite's bound on the variables of one statement.
+  for (let start = 0; start < ids.length; start += 900) rows.push(...await published(db).whereIn('ID', ids.slice(start, start + 900)).select(DOC_COLUMNS));
+  return rows.map(docRow);
+}
+
+/** Every (doc, collection slug) pair of the taxonomy: one query over the three term tables. */
+export async function docCollectionPairs(db: Database): Promise<Array<[number, string]>> {
+  const { tables } = db;
+  const rows = await db.knex(`${tables.termTaxonomy} as tt`)
+    .join(`${tables.termRelationships} as tr`, 'tr.term_taxonomy_id', 'tt.term_taxonomy_id')
+    .join(`${tables.terms} as t`, 't.term_id', 'tt.term_id')
+    .where('tt.taxonomy', COLLECTION_TAXONOMY)
+    .orderBy('tr.object_id').orderBy('t.slug')
+    .select('tr.object_id', 't.slug');
+  return rows.map((r: { object_id: number | string; slug: string }) => [Number(r.object_id), String(r.slug)]);
+}
+
+/** True when `id` is a published doc. */
+export async function isPublishedDoc(db: Database, id: number, trx?: Knex.Transaction): Promise<boolean> {
+  return (await published(db, trx).where({ ID: id }).first('ID')) !== undefined;
+}
+
+function docRow(r: Record<string, unknown>): DocRow {
+  return {
+    id: Number(r.ID), title: String(r.post_title ?? ''), excerpt: String(r.post_excerpt ?? ''), content: String(r.post_content ?? ''),
+    slug: String(r.post_name ?? ''), modified: String(r.post_modified_gmt ?? ''),
+  };
+}
+
+/**
+ * WP: get_permalink() of a doc. The plugin registers `svc_doc` with the rewrite slug `docs` (and the
+ * query var `svc_doc`): `<home>/docs/<post_name>/` under pretty permalinks (a trailing slash only when
+ * the permalink structure ends with one), `<home>/?svc_doc=<post_name>` with plain ones, and
+ * `?post_type=svc_doc&p=<ID>` for a doc without a slug.
+ */
+export function docPermalink(home: string, structure: string, doc: { id: number; slug: string }): string {
+  if (!doc.slug) return `${home}/?post_type=${DOC_POST_TYPE}&p=${doc.id}`;
+  if (!structure) return `${home}/?${DOC_POST_TYPE}=${doc.slug}`;
+  return `${home}/docs/${doc.slug}${structure.endsWith('/') ? '/' : ''}`;
+}
+
+/** A doc to write (the demo, benchmarks and tests): as wp_insert_post() and wp_set_object_terms() would. */
+export interface NewDoc {
+  title: string;
+  slug: string;
+  content: string;
+  excerpt?: string;
+  status?: string;
+  /** Collection slugs; a missing term is created (named after its slug). */
+  collections: string[];
+}
+
+/** Writes docs in one transaction; returns their IDs. The search index of this process sees them at once. */
+export async function insertDocs(site: Site, docs: readonly NewDoc[], options: { invalidates?: Array<(site: Site) => void> } = {}): Promise<number[]> {
+  return writeSupport(site, { invalidates: options.invalidates }, async (ctx) => {
+    const termIds = new Map<string, number>();
+    const ids: number[] = [];
+    for (const doc of docs) {
+      const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
+        post_type: DOC_POST_TYPE, post_status: doc.status ?? 'publish', post_title: doc.title, post_name: doc.slug, post_content: doc.content, date: ctx.dates,
+      });
+      if (doc.excerpt) await ctx.trx(ctx.tables.posts).where({ ID: id }).update({ post_excerpt: doc.excerpt });
+      for (const slug of doc.collections) {
+        const taxonomyId = termIds.get(slug) ?? await ensureCollection(ctx.trx, site.db, slug);
+        termIds.set(slug, taxonomyId);
+        await ctx.trx(ctx.tables.termRelationships).insert({ object_id: id, term_taxonomy_id: taxonomyId, term_order: 0 });
+        await ctx.trx(ctx.tables.termTaxonomy).where({ term_taxonomy_id: taxonomyId }).increment('count', 1);
+      }
+      ids.push(id);
+    }
+    return ids;
+  });
+}
+
+/** WP: wp_insert_term(): the collection's term_taxonomy_id, the term made when missing. */
+async function ensureCollection(trx: Knex.Transaction, db: Database, slug: string): Promise<number> {
+  const { tables } = db;
+  const found = await trx(`${tables.termTaxonomy} as tt`).join(`${tables.terms} as t`, 't.term_id', 'tt.term_id')
+    .where({ 'tt.taxonomy': COLLECTION_TAXONOMY, 't.slug': slug }).first('tt.term_taxonomy_id');
+  if (found) return Number(found.term_taxonomy_id);
+  const name = slug.replace(/[-_]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
+  const [termId] = await trx(tables.terms).insert({ name, slug, term_group: 0 });
+  const [taxonomyId] = await trx(tables.termTaxonomy).insert({ term_id: Number(termId), taxonomy: COLLECTION_TAXONOMY, description: '', parent: 0, count: 0 });
+  return Number(taxonomyId);
+}

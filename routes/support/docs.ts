@@ -1,0 +1,70 @@
+/**
+ * support/v1 published docs (contract sections 2 "Docs feedback", 4 "Docs", 8; docs/docs.md):
+ * - GET /docs/search: up to 8 published docs, best first; `collection` and `site` narrow them.
+ * - POST /docs/<id>/feedback: a helpful / not helpful vote with an optional comment; one per doc,
+ *   visitor and day (a second that day replaces the first), 20 per visitor address and hour.
+ * Both are public. The visitor is a keyed hash of the address (the principal), never the address.
+ */
+import { recordFeedback, VOTES_PER_HOUR } from '../../lib/support/docs/feedback';
+import { presentDocHits } from '../../lib/support/docs/present';
+import { searchDocs } from '../../lib/support/docs/search';
+import { DocVisitor, docVisitor } from '../../lib/support/docs/visitor';
+import { storageAvailability } from '../../lib/support/storage-check';
+import { TypedArgs } from '../../lib/wp/rest/args';
+import { ParamsOf, argsForOperation, publicItemSchema } from '../../lib/wp/rest/item-schema';
+import { RestRequest, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { resolveRefs } from '../../lib/wp/rest/schema-refs';
+import { commonSchema } from '../../schema/support/common';
+import { docOperations, docSchema } from '../../schema/support/doc';
+import { NAMESPACE } from './common';
+
+/** A vote is a flag and at most 1,000 characters. */
+const FEEDBACK_MAX_BODY_BYTES = 16 * 1024;
+
+const DOC_SCHEMAS = [commonSchema, docSchema] as const;
+const DOC_ITEM_SCHEMA = publicItemSchema(resolveRefs(docSchema, DOC_SCHEMAS));
+
+type SearchParams = ParamsOf<typeof docOperations.search, typeof DOC_SCHEMAS>;
+type FeedbackParams = ParamsOf<typeof docOperations.feedback, typeof DOC_SCHEMAS, 'id'>;
+
+const searchArgs: TypedArgs<SearchParams> = argsForOperation(docOperations.search, DOC_SCHEMAS, 'create');
+const feedbackArgs: TypedArgs<FeedbackParams> = argsForOperation(docOperations.feedback, DOC_SCHEMAS, 'create');
+
+export const docsSearch: RouteDeclaration = {
+  namespace: NAMESPACE,
+  route: '/docs/search',
+  schema: () => DOC_ITEM_SCHEMA,
+  endpoints: [
+    endpoint<SearchParams>({
+      methods: ['GET'],
+      args: searchArgs,
+      permission: allowAnyone,
+      async handler(req) {
+        const { q, collection, site } = req.params;
+        return presentDocHits(req.site, await searchDocs(req.site, { q, collection, site }));
+      },
+    }),
+  ],
+};
+
+export const docFeedback: RouteDeclaration = {
+  namespace: NAMESPACE,
+  route: '/docs/(?P<id>[\\d]+)/feedback',
+  // Votes are kept in the plugin's own table.
+  availability: storageAvailability,
+  endpoints: [
+    endpoint<FeedbackParams, DocVisitor>({
+      methods: ['POST'],
+      args: feedbackArgs,
+      maxBodyBytes: FEEDBACK_MAX_BODY_BYTES,
+      principal: (req: RestRequest) => docVisitor(req.site, req.ip),
+      permission: allowAnyone,
+      rateLimit: { name: 'docs.feedback', limit: VOTES_PER_HOUR, windowSeconds: 3600, key: (req) => `visitor:${(req.principal as DocVisitor).hash}` },
+      async handler(req) {
+        const { id, helpful, comment = '' } = req.params;
+        const vote = await recordFeedback(req.site, id, req.principal, { helpful, comment: comment.trim() });
+        return { id, helpful, replaced: vote.replaced, day: vote.day };
+      },
+    }),
+  ],
+};
