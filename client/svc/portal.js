@@ -171,8 +171,8 @@
       view.textContent = '';
       nodes.forEach(function (node) { if (node) view.appendChild(node); });
       announce(o.message || '', o.error);
-      var heading = view.querySelector('h2');
-      if (o.focus !== false && heading) heading.focus();
+      var title = view.querySelector('h2');
+      if (o.focus !== false && title) title.focus();
     }
 
     function heading(text) {
