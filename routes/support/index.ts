@@ -5,6 +5,7 @@ import { RouteDeclaration } from '../../lib/wp/rest/route';
 import { ticketAttachment } from './attachments';
 import { ticketDelivery } from './deliveries';
 import { ticketMessages } from './messages';
+import { portalScriptPage } from './pages';
 import { ticketItem, ticketsCollection } from './tickets';
 import { portalCode, portalConfig, portalSession } from './portal';
 import { portalTicketAttachment, portalTicketItem, portalTicketMessages, portalTickets } from './portal-tickets';
@@ -19,7 +20,7 @@ const SUPPORT_ROUTES: RouteDeclaration[] = [
 ];
 
 /** Plain pages the plugin serves outside wp-json (scripts, feeds). */
-const SUPPORT_PAGES: PageDeclaration[] = [];
+const SUPPORT_PAGES: PageDeclaration[] = [portalScriptPage];
 
 export function registerSupportRoutes(rest: RestRegistry, pages: PageRegistry): void {
   for (const route of SUPPORT_ROUTES) rest.register(route);
