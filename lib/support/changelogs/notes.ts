@@ -1,0 +1,103 @@
+/**
+ * What a release's notes (markdown, as the changelog or the PHP site wrote them) become in answers:
+ * - `changes`: each top-level list item, `{type, text}`: `type` the Keep a Changelog section it sits
+ *   in (`added` … `security`) or null, `text` the item in plain text (inline markdown rendered, HTML
+ *   tags and their script/style contents removed, continuation lines and sub-items joined);
+ * - `summary`: the first paragraph that is not a list or heading, else the first change, in plain
+ *   words, at most SUMMARY_MAX characters;
+ * - `html`: the notes rendered by marked, then through wp_kses with RELEASE_NOTE_TAGS (markdown's
+ *   own elements, as WordPress's post allowlist has them): raw HTML in a note keeps only those tags
+ *   and attributes, so no script, event handler or javascript: URL ever reaches a page or a feed.
+ */
+import { marked } from './esm';
+import { AllowedHtml, kses, stripAllTags } from '../../wp/formatting';
+import { CHANGE_TYPES } from './parse';
+
+export type ChangeType = (typeof CHANGE_TYPES)[number];
+
+export interface Change {
+  type: ChangeType | null;
+  text: string;
+}
+
+export const SUMMARY_MAX = 280;
+
+/** WP: $allowedposttags, the elements and attributes markdown produces (and nothing that runs). */
+export const RELEASE_NOTE_TAGS: AllowedHtml = {
+  a: ['href', 'title', 'rel'], abbr: ['title'], b: [], blockquote: ['cite'], br: [], cite: [], code: [], del: ['datetime'],
+  em: [], h1: [], h2: [], h3: [], h4: [], h5: [], h6: [], hr: [], i: [], img: ['src', 'alt', 'title', 'width', 'height'],
+  ins: ['datetime'], kbd: [], li: [], ol: ['start'], p: [], pre: [], s: [], strong: [], sub: [], sup: [],
+  table: [], thead: [], tbody: [], tr: [], th: ['align'], td: ['align'], ul: [],
+};
+
+/** The notes as sanitized HTML. */
+export function notesHtml(notes: string): string {
+  const rendered = marked.parse(notes, { async: false, gfm: true });
+  // kses keeps the text of a tag it removes; a script's or style's text is code, not words: it goes too.
+  return kses(rendered.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ''), RELEASE_NOTE_TAGS).trim();
+}
+
+/** The top-level list items of the notes, each under the Keep a Changelog section it sits in. */
+export function notesChanges(notes: string): Change[] {
+  const changes: Change[] = [];
+  let type: ChangeType | null = null;
+  let open: Change | null = null;
+  for (const line of notes.split('\n')) {
+    const heading = /^\s{0,3}(?:#{1,6}\s+|\*\*)(.*?)(?:\*\*)?:?\s*$/.exec(line);
+    const item = /^\s{0,1}(?:[*+-]|\d+[.)])\s+(.*)$/.exec(line);
+    if (item) {
+      open = { type, text: item[1] as string };
+      changes.push(open);
+    } else if (heading && !/^\s*\*\*.*\*\*\s*\S/.test(line)) {
+      const named = (heading[1] as string).trim().toLowerCase();
+      type = (CHANGE_TYPES as readonly string[]).includes(named) ? (named as ChangeType) : null;
+      open = null;
+    } else if (open && line.trim() && /^\s/.test(line)) {
+      open.text = `${open.text} ${line.replace(/^\s*(?:[*+-]|\d+[.)])\s+/, '').trim()}`;
+    } else if (!line.trim() || !/^\s/.test(line)) {
+      if (line.trim()) open = null;
+    }
+  }
+  return changes.map((c) => ({ type: c.type, text: plainWords(c.text) })).filter((c) => c.text !== '');
+}
+
+/** The first paragraph in plain words, else the first change; at most SUMMARY_MAX characters, cut at a word. */
+export function notesSummary(notes: string, changes: Change[]): string {
+  const paragraph = firstParagraph(notes);
+  const text = paragraph ? plainWords(paragraph) : plainWords(changes[0]?.text ?? '');
+  if (text.length <= SUMMARY_MAX) return text;
+  const cut = text.slice(0, SUMMARY_MAX - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), SUMMARY_MAX / 2)).trimEnd()}…`;
+}
+
+function firstParagraph(notes: string): string {
+  const lines: string[] = [];
+  for (const line of notes.split('\n')) {
+    const blank = !line.trim();
+    const block = /^\s*(?:[*+-]\s|\d+[.)]\s|#|>|```|~~~|\||\*\*.*\*\*:?\s*$)/.test(line);
+    if (lines.length && (blank || block)) break;
+    if (!blank && !block) lines.push(line.trim());
+  }
+  return lines.join(' ');
+}
+
+/**
+ * Plain text: the markdown rendered inline, its tags removed (WP: wp_strip_all_tags, which drops a
+ * script's or style's contents too), entities decoded. It is text: whoever puts it in HTML escapes it.
+ */
+function plainWords(markdown: string): string {
+  const html = marked.parseInline(markdown, { async: false, gfm: true });
+  return decodeEntities(stripAllTags(html, true)).replace(/\s+/g, ' ').trim();
+}
+
+/** The entities marked and kses write (named for markup characters, and numeric ones). */
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&#(\d{1,7});/g, (entity, n: string) => codePoint(Number(n), entity))
+    .replace(/&#x([0-9a-f]{1,6});/gi, (entity, n: string) => codePoint(parseInt(n, 16), entity))
+    .replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+function codePoint(n: number, entity: string): string {
+  return n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : entity;
+}
