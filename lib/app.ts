@@ -6,7 +6,8 @@ import express, { Express, NextFunction, Request, Response } from 'express';
 import { AjaxRegistry, serveAjax } from './wp/ajax/dispatcher';
 import { registerCoreAjaxActions } from './wp/ajax/core-actions';
 import { parsePhpQuery } from './wp/http/php-query';
-import { queryString } from './wp/http/request-info';
+import { queryString, trustProxies } from './wp/http/request-info';
+import { NO_TRUSTED_PROXIES, TrustedProxies } from './wp/http/trusted-proxies';
 import { PageRegistry } from './wp/pages';
 import { RestRegistry } from './wp/rest/registry';
 import { RestServer } from './wp/rest/server';
@@ -29,10 +30,21 @@ export function buildSurface(): Surface {
   return { rest, ajax, pages };
 }
 
-export function createApp(site: Site, surface: Surface = buildSurface()): Express {
+export interface AppOptions {
+  /** TRUSTED_PROXIES: the reverse proxies whose X-Forwarded-For/-Proto are believed. */
+  trustedProxies?: TrustedProxies;
+}
+
+export function createApp(site: Site, surface: Surface = buildSurface(), options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  const trusted = options.trustedProxies ?? NO_TRUSTED_PROXIES;
+  // First of all: who the visitor is, for every route, limit and record after this.
+  app.use((req, _res, next) => {
+    trustProxies(req, trusted);
+    next();
+  });
   const rest = new RestServer(site, surface.rest);
   const serveRest = (routePath: string) => (req: Request, res: Response, next: NextFunction) => {
     rest.serve(req, res, routePath).catch(next);

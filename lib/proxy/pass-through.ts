@@ -5,7 +5,8 @@
  */
 import http, { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
-import { clientIp, isSecure } from '../wp/http/request-info';
+import { isSecure } from '../wp/http/request-info';
+import { peerAddress } from '../wp/http/trusted-proxies';
 
 export interface Upstream {
   url: URL;
@@ -90,7 +91,8 @@ export function forwardedHeaders(req: IncomingMessage, upstream: Upstream): stri
     out.push(kept[i] as string, kept[i + 1] as string);
   }
   const clientHost = req.headers.host ?? upstream.url.host;
-  const ip = clientIp(req);
+  // Each proxy appends the address it was connected from; the visitor's is already in the chain.
+  const ip = peerAddress(req);
   out.unshift('Host', upstream.preserveHost ? clientHost : upstream.url.host);
   out.push('X-Forwarded-For', forwardedFor ? `${forwardedFor}, ${ip}` : ip);
   if (!present.has('x-forwarded-proto')) out.push('X-Forwarded-Proto', isSecure(req) ? 'https' : 'http');

@@ -9,7 +9,8 @@ import type { Surface } from '../app';
 import type { Logger } from '../logger';
 import { RequestTarget, routeKeyOf, targetOf } from '../replay/route-key';
 import type { ReplayRules } from '../replay/rules';
-import { clientIp } from '../wp/http/request-info';
+import { clientIp, trustProxies } from '../wp/http/request-info';
+import { NO_TRUSTED_PROXIES, TrustedProxies } from '../wp/http/trusted-proxies';
 import { bufferedRequest } from './inject';
 import { createUpstream, passThrough } from './pass-through';
 import type { Routing } from './routing';
@@ -32,6 +33,8 @@ export interface ProxyOptions {
   preserveHost?: boolean;
   /** Largest admin-ajax body read to learn its action; larger ones pass to the upstream. */
   maxAjaxBodyBytes?: number;
+  /** TRUSTED_PROXIES: the proxies (nginx) in front of this one that may name the visitor. */
+  trustedProxies?: TrustedProxies;
 }
 
 export interface Proxy {
@@ -68,6 +71,7 @@ export function createProxy(options: ProxyOptions): Proxy {
     stats,
     queue,
     handler: (req, res) => {
+      trustProxies(req, options.trustedProxies ?? NO_TRUSTED_PROXIES);
       route(req, res).catch((err) => {
         options.logger.error('proxy: request failed', { url: req.url, error: err instanceof Error ? err.stack : String(err) });
         if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad gateway\n');

@@ -1,5 +1,6 @@
 /** Reading the parts of an HTTP request that WordPress reads from $_COOKIE and $_SERVER. */
 import type { IncomingMessage } from 'node:http';
+import { ClientFacts, TrustedProxies, peerAddress, resolveClientFacts } from './trusted-proxies';
 
 /** PHP's $_COOKIE: values URL-decoded with `+` as a space; the first of a repeated name wins. */
 export function parseCookieHeader(header: string | undefined): Record<string, string> {
@@ -20,15 +21,31 @@ export function parseCookieHeader(header: string | undefined): Record<string, st
   return cookies;
 }
 
-/** REMOTE_ADDR, with IPv4-mapped IPv6 written as plain IPv4. */
-export function clientIp(req: IncomingMessage): string {
-  const address = req.socket.remoteAddress ?? '';
-  return address.startsWith('::ffff:') ? address.slice(7) : address;
+/**
+ * The one resolution of who the visitor is: the front door (lib/app.ts, the proxy) calls
+ * `trustProxies` for each request as it arrives; clientIp() and isSecure() then read its result, so
+ * every route, limit and record sees the same answer. A request no front door saw is its connection.
+ */
+const resolved = new WeakMap<IncomingMessage, ClientFacts>();
+
+/** Resolves the request's visitor with TRUSTED_PROXIES (trusted-proxies.ts) and keeps the answer. */
+export function trustProxies(req: IncomingMessage, trusted: TrustedProxies): ClientFacts {
+  const facts = resolveClientFacts(req, trusted);
+  resolved.set(req, facts);
+  return facts;
 }
 
-/** WP: is_ssl(): the connection itself is TLS (X-Forwarded-Proto is ignored, as WordPress ignores it). */
+/** WP: REMOTE_ADDR (IPv4-mapped IPv6 written as plain IPv4), or the visitor behind a trusted proxy. */
+export function clientIp(req: IncomingMessage): string {
+  return resolved.get(req)?.ip ?? peerAddress(req);
+}
+
+/**
+ * WP: is_ssl(): the connection itself is TLS, or a trusted proxy says the visitor used HTTPS. From
+ * anyone else X-Forwarded-Proto is ignored, as WordPress ignores it.
+ */
 export function isSecure(req: IncomingMessage): boolean {
-  return Boolean((req.socket as { encrypted?: boolean }).encrypted);
+  return resolved.get(req)?.secure ?? Boolean((req.socket as { encrypted?: boolean }).encrypted);
 }
 
 /** The raw query string of a request URL (without `?`). */
