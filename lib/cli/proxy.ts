@@ -16,7 +16,9 @@ import { startJobWorker } from '../worker';
 import { CliError, parseCommandArgs, stringFlag } from './args';
 import { CliContext } from './context';
 import { HttpLimits, PROXY_HTTP_LIMITS, loadHttpLimits } from './http-server';
-import { bindThenOpen, closeServer, stopRequested } from './serve';
+import { nginxCommand } from './nginx';
+import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
+import { bindThenOpen, closeServer, observe, readinessChecks, stopRequested, stopWorker } from './serve';
 import { shadowStatusLines } from './shadow';
 
 export const PROXY_HELP = `usage: understudy proxy --upstream=<url> [--port=<port>] [--host=<host>] [--routes=<file>]
@@ -35,7 +37,11 @@ pages through: HTTP_REQUEST_TIMEOUT_MS 600000 and HTTP_IDLE_TIMEOUT_MS 300000 (s
 
 Shadow counters: 'understudy shadow status', or GET /_understudy/shadow from this machine; they are
 also printed at shutdown.
-`;
+
+'understudy proxy nginx' prints an nginx configuration from the same --routes file (see
+'understudy help nginx').
+
+${RUNTIME_HELP}`;
 
 export interface ProxySettings {
   upstream: string;
@@ -53,7 +59,10 @@ export interface RunningProxy {
 }
 
 export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, { upstream: 'string', port: 'string', host: 'string', routes: 'string', rules: 'string', 'preserve-host': 'boolean' });
+  if (argv[0] === 'nginx') return nginxCommand(ctx, argv.slice(1));
+  const args = parseCommandArgs(argv, {
+    upstream: 'string', port: 'string', host: 'string', routes: 'string', rules: 'string', 'preserve-host': 'boolean', ...RUNTIME_FLAGS,
+  });
   if (args.positional.length) throw new CliError('Too many arguments. Usage: understudy proxy --upstream=<url> (see understudy help proxy)');
   const upstream = stringFlag(args, 'upstream');
   if (!upstream || !/^https?:\/\/[^/]/.test(upstream)) throw new CliError('--upstream must be the URL of the PHP site, e.g. --upstream=http://127.0.0.1:8081');
@@ -61,11 +70,13 @@ export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<num
   const server = loadServerConfig({ ...ctx.env, PORT: stringFlag(args, 'port') ?? ctx.env.PORT, HOST: stringFlag(args, 'host') ?? ctx.env.HOST });
   const limits = loadHttpLimits(ctx.env, PROXY_HTTP_LIMITS);
   const logger = consoleLogger(ctx.stderr as NodeJS.WritableStream);
+  const runtime = loadRuntimeOptions(ctx, args);
+  warnAboutForwardedProto(ctx, config, runtime, logger);
   const settings = {
     upstream, routesFile: resolve(ctx, stringFlag(args, 'routes')), rulesFile: resolve(ctx, stringFlag(args, 'rules')),
     preserveHost: args.flags['preserve-host'] !== false,
   };
-  const running = await startProxy(ctx, config, server, limits, settings, logger);
+  const running = await startProxy(ctx, config, server, limits, settings, logger, runtime);
   logger.info(`Understudy proxy for ${upstream} is serving ${config.description} at ${running.url}`);
   const reason = await stopRequested(ctx);
   logger.info(`${reason}: shutting down`);
@@ -76,7 +87,7 @@ export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<num
 
 /** Reads the routing and rules (mistakes stop it before anything listens), binds, opens the site, answers. */
 export async function startProxy(
-  ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, settings: ProxySettings, logger: Logger,
+  ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, settings: ProxySettings, logger: Logger, runtime: RuntimeOptions,
 ): Promise<RunningProxy> {
   const surface = buildSurface();
   const routing = loadRouting(settings.routesFile, surface);
@@ -84,24 +95,33 @@ export async function startProxy(
   if (routing.shadow.writes) {
     logger.warn('shadow.writes is on: shadowed writes also reach Understudy\'s database (stated to be a copy); its job worker stays off so the copy sends no mail');
   }
-  const bound = await bindThenOpen(ctx, config, server, limits, logger);
+  let started: Proxy | null = null;
+  const seen = await observe(ctx, runtime, logger, { shadow: () => (started as Proxy | null)?.stats.snapshot(0) ?? null });
+  const bound = await bindThenOpen(ctx, config, server, limits, logger, seen.door);
   const { site, url } = bound;
-  const started = createProxy({
-    upstream: settings.upstream, understudy: createApp(site, surface), surface, routing, rules, logger, preserveHost: settings.preserveHost,
+  seen.setSite(site);
+  const trustedProxies = runtime.trustedProxies;
+  const proxy = createProxy({
+    upstream: settings.upstream, understudy: createApp(site, surface, { trustedProxies }), surface, routing, rules, logger,
+    preserveHost: settings.preserveHost, trustedProxies,
   });
-  bound.answerWith(started.handler);
+  started = proxy;
+  bound.answerWith(proxy.handler);
   // As under `serve`, the job worker runs the jobs Understudy's served routes queue (docs/outbound.md);
   // CASE: not over a shadow-writes copy, whose jobs the PHP site has already done for real.
   await checkSupportDeskAtStartup(site, logger);
-  const worker = routing.shadow.writes ? null : startJobWorker(site);
+  const worker = routing.shadow.writes ? null : startJobWorker(site, { stopTimeoutMs: runtime.shutdownTimeoutMs });
+  seen.health.ready(readinessChecks(site));
   return {
     url,
     site,
-    proxy: started,
+    proxy,
     async close() {
-      await closeServer(bound.httpServer);
-      await started.close();
-      await worker?.stop();
+      seen.health.stopping();
+      await closeServer(bound.httpServer, runtime.shutdownTimeoutMs);
+      await proxy.close();
+      if (worker) await stopWorker(site, worker, logger);
+      if (seen.metricsServer) await closeServer(seen.metricsServer, 0);
       await site.db.close();
     },
   };

@@ -8,28 +8,44 @@
  */
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
+import { AggregatorRegistry } from 'prom-client';
 import { createApp } from '../app';
 import { isDemoSeeded } from '../demo/seed';
 import { demoSignIns } from '../demo/sign-ins';
+import { jobsTable } from '../jobs/queue';
+import { JobWorker } from '../jobs/worker';
 import { Logger, consoleLogger } from '../logger';
+import { FrontDoorOptions, RequestHandler, frontDoor } from '../observability/front-door';
+import { Health, HealthCheck } from '../observability/health';
+import { readJobFacts } from '../observability/job-facts';
+import { Metrics, MetricSources } from '../observability/metrics';
+import { startMetricsServer } from '../observability/metrics-server';
+import { createRequestLogger } from '../observability/request-log';
 import { checkSupportDeskAtStartup } from '../support/startup';
+import { storageAvailability } from '../support/storage-check';
 import { ServerConfig, SiteConfig, loadServerConfig, loadSiteConfig } from '../wp/config';
 import { Site } from '../wp/site';
 import { startJobWorker } from '../worker';
 import { CliError, parseCommandArgs, stringFlag } from './args';
+import { runCluster, workerCount } from './cluster';
 import { CliContext, displayHost, line, openConfiguredSite } from './context';
 import { HttpLimits, SERVE_HTTP_LIMITS, createHttpServer, loadHttpLimits } from './http-server';
+import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
 
-export const SERVE_HELP = `usage: understudy serve [--port=<port>] [--host=<host>]
+export const SERVE_HELP = `usage: understudy serve [--port=<port>] [--host=<host>] [--workers=<n>|auto] [--trusted-proxies=<list>]
+                       [--metrics-port=<port>] [--shutdown-timeout=<ms>]
 
 Serves the site's REST API (/wp-json/) and /wp-admin/admin-ajax.php until stopped with
 Ctrl-C (SIGINT) or SIGTERM. --port and --host override PORT and HOST (default 127.0.0.1:8080).
 HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS, HTTP_IDLE_TIMEOUT_MS
 and HTTP_MAX_CONNECTIONS override the server's limits (see README.md).
-`;
 
-/** How long in-flight requests get to finish at shutdown before their connections are cut. */
-const DRAIN_MS = 5000;
+  --workers=<n>|auto   n processes on the one port (Node's cluster; auto: one per CPU core; WORKERS)
+
+${RUNTIME_HELP}`;
+
+/** A queued job counts as stuck (readiness fails) once it has waited this long past its time. */
+const JOBS_STUCK_SECONDS = 300;
 
 export interface RunningServer {
   /** Where the server answers, e.g. `http://127.0.0.1:8080`. */
@@ -41,41 +57,108 @@ export interface RunningServer {
 
 /** Runs `serve`; resolves with the exit status once the server has shut down. */
 export async function serveCommand(ctx: CliContext, argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, { port: 'string', host: 'string' });
+  const args = parseCommandArgs(argv, { port: 'string', host: 'string', workers: 'string', ...RUNTIME_FLAGS });
   if (args.positional.length) throw new CliError('Too many arguments. Usage: understudy serve [--port=<port>] [--host=<host>]');
   const config = loadSiteConfig(ctx.env, ctx.cwd);
   const server = loadServerConfig({ ...ctx.env, PORT: stringFlag(args, 'port') ?? ctx.env.PORT, HOST: stringFlag(args, 'host') ?? ctx.env.HOST });
   const limits = loadHttpLimits(ctx.env, SERVE_HTTP_LIMITS);
+  const runtime = loadRuntimeOptions(ctx, args);
+  const workers = workerCount(stringFlag(args, 'workers') ?? ctx.env.WORKERS);
   // consoleLogger only ever calls write(), which every Writer has.
   const logger = consoleLogger(ctx.stderr as NodeJS.WritableStream);
-  const running = await startServer(ctx, config, server, limits, logger);
+  warnAboutForwardedProto(ctx, config, runtime, logger);
+  if (workers.count > 1 && workers.primary) return runCluster(ctx, config, server, runtime, workers.count, logger);
+  const running = await startServer(ctx, config, server, limits, logger, runtime);
   logger.info(`Understudy is serving ${config.description} at ${running.url}`);
-  if (config.seedDemo && (await isDemoSeeded(running.site))) for (const text of demoSignIns(running.url)) line(ctx, text);
+  if (workers.count === 1 && config.seedDemo && (await isDemoSeeded(running.site))) for (const text of demoSignIns(running.url)) line(ctx, text);
   const reason = await stopRequested(ctx);
   logger.info(`${reason}: shutting down`);
   await running.close();
   return 0;
 }
 
+/** What the front door of a server process needs before its site is open. */
+export interface Observability {
+  door: FrontDoorOptions;
+  health: Health;
+  metrics: Metrics;
+  /** The metrics port's server, when this process serves it (not a cluster worker). */
+  metricsServer?: http.Server;
+  /** Set once the site is open, for the metrics read at scrape time. */
+  setSite(site: Site): void;
+}
+
+/** Health, metrics (port or token) and request logs for one process, from the runtime options. */
+export async function observe(ctx: CliContext, runtime: RuntimeOptions, logger: Logger, extra: Partial<MetricSources> = {}): Promise<Observability> {
+  let site: Site | null = null;
+  const health = new Health(logger);
+  const metrics = new Metrics({ site: () => site, ...extra });
+  const door: FrontDoorOptions = {
+    trustedProxies: runtime.trustedProxies, health, metrics, metricsToken: runtime.metricsToken,
+    log: createRequestLogger(ctx.stderr as NodeJS.WritableStream, runtime.logFormat),
+  };
+  let metricsServer: http.Server | undefined;
+  // A worker's metrics reach the primary's port through prom-client's cluster messages.
+  if (runtime.clusterWorker) AggregatorRegistry.setRegistries([metrics.registry]);
+  else if (runtime.metricsPort !== undefined) {
+    const started = await startMetricsServer(metrics.registry, runtime.metricsHost, runtime.metricsPort);
+    metricsServer = started.server;
+    logger.info(`Metrics for Prometheus at ${started.url}`);
+  }
+  return { door, health, metrics, metricsServer, setSite: (opened) => { site = opened; } };
+}
+
+/** The readiness checks of a server process: database, storage, job queue. */
+export function readinessChecks(site: Site): Record<string, HealthCheck> {
+  return {
+    database: async () => {
+      await site.db.knex.raw('SELECT 1');
+      return null;
+    },
+    storage: async () => (await storageAvailability.check(site))?.message ?? null,
+    jobs: async () => {
+      const facts = await readJobFacts(site);
+      return facts.oldestDueSeconds > JOBS_STUCK_SECONDS ? `the oldest due job has waited ${facts.oldestDueSeconds} s` : null;
+    },
+  };
+}
+
 /** Binds the socket, opens the site (seeding the embedded demo on its first start) and starts answering. */
-export async function startServer(ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, logger: Logger): Promise<RunningServer> {
-  const bound = await bindThenOpen(ctx, config, server, limits, logger);
-  bound.answerWith(createApp(bound.site));
+export async function startServer(
+  ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, logger: Logger, runtime: RuntimeOptions,
+): Promise<RunningServer> {
+  const seen = await observe(ctx, runtime, logger);
+  const bound = await bindThenOpen(ctx, config, server, limits, logger, seen.door);
+  seen.setSite(bound.site);
+  bound.answerWith(createApp(bound.site, undefined, { trustedProxies: runtime.trustedProxies }));
   await checkSupportDeskAtStartup(bound.site, logger);
   // The job worker runs the jobs the routes queue, whichever plugin's (docs/outbound.md).
-  const worker = startJobWorker(bound.site);
+  const worker = startJobWorker(bound.site, { stopTimeoutMs: runtime.shutdownTimeoutMs });
+  seen.health.ready(readinessChecks(bound.site));
   return {
     url: bound.url,
     site: bound.site,
     async close() {
-      await closeServer(bound.httpServer);
-      await worker.stop();
+      seen.health.stopping();
+      await closeServer(bound.httpServer, runtime.shutdownTimeoutMs);
+      await stopWorker(bound.site, worker, logger);
+      if (seen.metricsServer) await closeServer(seen.metricsServer, 0);
       await bound.site.db.close();
     },
   };
 }
 
-type RequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+/**
+ * Stops the job worker: running jobs get the shutdown timeout to finish; a job still running after
+ * that is handed back to the queue at once (queued, unclaimed) rather than left claimed by a process
+ * about to exit until its lease runs out. It runs again on another worker: at least once, never lost.
+ */
+export async function stopWorker(site: Site, worker: JobWorker, logger: Logger): Promise<void> {
+  await worker.stop();
+  const released = await site.db.knex(jobsTable(site.db.tables)).where({ status: 'running', locked_by: worker.id })
+    .update({ status: 'queued', locked_by: null, locked_until: null });
+  if (released) logger.warn(`shutdown: ${released} running job(s) did not finish in time and were handed back to the queue`);
+}
 
 /** A listening server and the site opened at its address; it answers 503 until given its handler. */
 export interface BoundSite {
@@ -88,21 +171,21 @@ export interface BoundSite {
 /**
  * Binds the socket before opening the site, so a site created by this start gets the address it is
  * really served at (even with --port=0); a site that fails to open closes the socket again. The
- * server has `limits` (timeouts and a connection cap) from the start.
+ * server has `limits` (timeouts and a connection cap) from the start, and answers through the front
+ * door (health, request ids, logs, metrics; WordPress-shaped 503 while the site opens).
  */
-export async function bindThenOpen(ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, logger: Logger): Promise<BoundSite> {
-  let handler: RequestHandler | undefined;
-  const httpServer = createHttpServer(limits, (req, res) => {
-    if (handler) return void handler(req, res);
-    res.writeHead(503, { 'Content-Type': 'text/plain; charset=UTF-8', 'Retry-After': '1' }).end('Understudy is starting.\n');
-  }, logger);
+export async function bindThenOpen(
+  ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, logger: Logger, door: FrontDoorOptions,
+): Promise<BoundSite> {
+  let handler: RequestHandler | null = null;
+  const httpServer = createHttpServer(limits, frontDoor(door, () => handler), logger);
   await listen(httpServer, server);
   const url = `http://${displayHost(server.host)}:${(httpServer.address() as AddressInfo).port}`;
   try {
     const { site } = await openConfiguredSite(ctx, config, { logger, siteUrl: url });
     return { httpServer, url, site, answerWith: (h) => { handler = h; } };
   } catch (err) {
-    await closeServer(httpServer);
+    await closeServer(httpServer, 0);
     throw err;
   }
 }
@@ -117,13 +200,19 @@ export function listen(server: http.Server, { port, host }: ServerConfig): Promi
   });
 }
 
-/** Stops accepting connections, closes idle keep-alive ones, and cuts the rest after DRAIN_MS. */
-export function closeServer(server: http.Server): Promise<void> {
+/**
+ * Stops accepting connections and lets requests in flight finish (answers sent while stopping close
+ * their connection), for up to `drainMs`; then cuts what is left. Idle keep-alive connections are
+ * closed as they become idle.
+ */
+export function closeServer(server: http.Server, drainMs: number): Promise<void> {
   return new Promise((resolve) => {
-    const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    const cut = setTimeout(() => server.closeAllConnections(), drainMs);
     cut.unref();
     server.close(() => {
       clearTimeout(cut);
+      clearInterval(idle);
       resolve();
     });
     server.closeIdleConnections();

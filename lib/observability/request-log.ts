@@ -1,0 +1,58 @@
+/**
+ * Request logs with pino: one JSON line per answered request on stdout, for a log shipper; or, with
+ * LOG_FORMAT=pretty (the default on a terminal), one readable line made from the same record by the
+ * small formatter below (pino-pretty is not a dependency). A record holds the request id, method,
+ * route pattern, path (never the query string), status, duration, user id and address: never a
+ * header, cookie, credential or body.
+ */
+import { Writable } from 'node:stream';
+import pino, { Logger as Pino } from 'pino';
+
+export interface RequestRecord {
+  request_id: string;
+  method: string;
+  route: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  user_id: number;
+  ip: string;
+  /** The connection ended before the whole answer was sent. */
+  aborted?: true;
+}
+
+export type RequestLogger = (record: RequestRecord) => void;
+
+export function createRequestLogger(out: NodeJS.WritableStream, format: 'json' | 'pretty'): RequestLogger {
+  const destination = format === 'pretty' ? prettyLines(out) : out;
+  const log: Pino = pino({ base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, messageKey: 'msg' }, destination);
+  return (record) => {
+    const level = record.status >= 500 ? 'error' : 'info';
+    log[level](record, 'request');
+  };
+}
+
+/** A destination that turns each pino JSON line into `time LEVEL METHOD path status duration …`. */
+function prettyLines(out: NodeJS.WritableStream): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const text of chunk.toString('utf8').split('\n')) {
+        if (!text) continue;
+        try {
+          out.write(`${pretty(JSON.parse(text))}\n`);
+        } catch {
+          out.write(`${text}\n`);
+        }
+      }
+      done();
+    },
+  });
+}
+
+function pretty(r: Record<string, unknown>): string {
+  const time = String(r.time ?? '').slice(11, 23);
+  const level = Number(r.level) >= 50 ? 'ERROR' : 'INFO ';
+  const user = r.user_id ? ` user=${String(r.user_id)}` : '';
+  const aborted = r.aborted ? ' (aborted)' : '';
+  return `${time} ${level} ${String(r.method)} ${String(r.path)} ${String(r.status)} ${String(r.duration_ms)}ms ${String(r.route)}${user} ip=${String(r.ip)} id=${String(r.request_id)}${aborted}`;
+}
