@@ -1,0 +1,79 @@
+/**
+ * A product's changelog as a feed (RSS 2.0, Atom 1.0 or JSON Feed 1.1) built with the `feed` library:
+ * the FEED_SIZE newest releases by version, each with its summary and its sanitized HTML notes. The
+ * text is a function of the stored rows alone (the feed's `updated` is its newest release date, never
+ * the time of the request), so an unchanged changelog gives the same bytes, and the same ETag.
+ */
+import { Feed } from './esm';
+import { escHtml } from '../../wp/formatting';
+import { Site } from '../../wp/site';
+import { presentRelease } from './present';
+import { productReleases } from './releases';
+import { Product } from './store';
+
+export const FEED_FORMATS = ['rss2', 'atom', 'json'] as const;
+export type FeedFormat = (typeof FEED_FORMATS)[number];
+
+export const FEED_SIZE = 20;
+
+export const FEED_CONTENT_TYPES: Readonly<Record<FeedFormat, string>> = {
+  rss2: 'application/rss+xml; charset=UTF-8',
+  atom: 'application/atom+xml; charset=UTF-8',
+  json: 'application/feed+json; charset=UTF-8',
+};
+
+/** WP: feed links live under the post's own URL: `<home>/changelog/<slug>/feed/` (RSS 2.0), `…/feed/atom/`, `…/feed/json/`. */
+export function feedPath(slug: string, format: FeedFormat = 'rss2'): string {
+  const base = `/changelog/${encodeURIComponent(slug)}/feed/`;
+  return format === 'rss2' ? base : `${base}${format}/`;
+}
+
+export interface BuiltFeed {
+  body: string;
+  contentType: string;
+  /** The latest change of the product or of a release in the feed (for Last-Modified). */
+  lastModified: Date;
+}
+
+export async function buildFeed(site: Site, product: Product, format: FeedFormat): Promise<BuiltFeed> {
+  const home = await site.homeUrl();
+  const { releases } = await productReleases(site, product, { page: 1, perPage: FEED_SIZE, stable: false });
+  const dates = releases.map((r) => gmtDate(r.publishedGmt));
+  const modified = [product.modifiedGmt, ...releases.map((r) => r.modifiedGmt)].map(gmtDate);
+  const link = product.url || `${home}${feedPath(product.slug)}`;
+  const feed = new Feed({
+    id: `${home}${feedPath(product.slug)}`,
+    title: `${product.name} changelog`,
+    description: `Releases of ${product.name}`,
+    link,
+    updated: latest(dates.length ? dates : [gmtDate(product.modifiedGmt)]),
+    generator: 'Understudy',
+    feedLinks: { rss: `${home}${feedPath(product.slug)}`, atom: `${home}${feedPath(product.slug, 'atom')}`, json: `${home}${feedPath(product.slug, 'json')}` },
+  });
+  // RSS and Atom carry an item's title and summary as HTML (the library writes them so): plain text is escaped.
+  const text = format === 'json' ? (s: string) => s : escHtml;
+  for (const [i, release] of releases.entries()) {
+    const view = presentRelease(release);
+    feed.addItem({
+      title: text(`${product.name} ${view.version}${view.stability === 'pre-release' ? ' (pre-release)' : ''}`),
+      // WP: the post's guid, which never changes.
+      id: `${home}/?post_type=svc_release&p=${release.postId}`,
+      link: view.url || link,
+      date: dates[i] as Date,
+      published: dates[i] as Date,
+      description: text(view.summary),
+      content: view.html,
+    });
+  }
+  const body = format === 'atom' ? feed.atom1() : format === 'json' ? feed.json1() : feed.rss2();
+  return { body, contentType: FEED_CONTENT_TYPES[format], lastModified: latest(modified) };
+}
+
+function gmtDate(mysql: string): Date {
+  const t = Date.parse(`${mysql.replace(' ', 'T')}Z`);
+  return new Date(Number.isFinite(t) ? t : 0);
+}
+
+function latest(dates: Date[]): Date {
+  return new Date(Math.max(...dates.map((d) => d.getTime())));
+}

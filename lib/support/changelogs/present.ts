@@ -1,0 +1,37 @@
+/** Products and releases as the contract shows them (allowlists). */
+import { Change, notesChanges, notesHtml, notesSummary } from './notes';
+import { ParsedRelease } from './parse';
+import { Stability, StoredRelease } from './store';
+import { isPrerelease } from './version';
+
+export interface ReleaseView {
+  version: string;
+  date: string | null;
+  stability: Stability;
+  url: string;
+  summary: string;
+  changes: Change[];
+  html: string;
+}
+
+export interface ProductView {
+  slug: string;
+  name: string;
+  type: string;
+  url: string;
+  /** The newest stable release's version, else the newest release's, else null. */
+  latest: string | null;
+  releases: number;
+  feed: string;
+}
+
+export function presentRelease(r: Pick<StoredRelease, 'version' | 'date' | 'stability' | 'url' | 'notes'>): ReleaseView {
+  const changes = notesChanges(r.notes);
+  return { version: r.version, date: r.date, stability: r.stability, url: r.url, summary: notesSummary(r.notes, changes), changes, html: notesHtml(r.notes) };
+}
+
+/** A release parsed from text (admin/parse), in the public shape. */
+export function presentParsedRelease(r: ParsedRelease): ReleaseView {
+  const stability: Stability = (r.prerelease ?? isPrerelease(r.version)) ? 'pre-release' : 'stable';
+  return presentRelease({ version: r.version, date: r.date, stability, url: r.url ?? '', notes: r.notes });
+}

@@ -1,0 +1,69 @@
+/**
+ * support/v1 changelogs, public (contract sections 2, 4, 8; docs/changelogs.md):
+ * - GET /changelogs: every published product with slug, name, type, url, latest, releases, feed;
+ * - GET /changelogs/<product>: its releases newest first by version, `page`, `per_page` (1-50,
+ *   default 10), `stable` (true or 1 hides pre-releases), `since` (only newer versions), with
+ *   WordPress's collection headers (X-WP-Total, X-WP-TotalPages, Link).
+ */
+import { feedPath } from '../../lib/support/changelogs/feed';
+import { ProductView, presentRelease } from '../../lib/support/changelogs/present';
+import { ProductSummary, productReleases, productSummaries } from '../../lib/support/changelogs/releases';
+import { findProductBySlug } from '../../lib/support/changelogs/store';
+import { isVersion } from '../../lib/support/changelogs/version';
+import { WpError } from '../../lib/wp/errors';
+import { TypedArgs } from '../../lib/wp/rest/args';
+import { ParamsOf, argsForOperation, publicItemSchema, typedArgs } from '../../lib/wp/rest/item-schema';
+import { RestRequest, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { changelogOperations } from '../../schema/support/changelog-args';
+import { changelogSchema } from '../../schema/support/changelog';
+import { commonSchema } from '../../schema/support/common';
+import { releaseSchema } from '../../schema/support/release';
+import { NAMESPACE } from './common';
+
+/** The schema documents the changelog routes `$ref` by `$id`. */
+export const CHANGELOG_SCHEMAS = [commonSchema, changelogSchema, releaseSchema] as const;
+
+type ReleasesParams = ParamsOf<typeof changelogOperations.releases, typeof CHANGELOG_SCHEMAS, 'product'>;
+
+const releasesArgs: TypedArgs<ReleasesParams> = argsForOperation(changelogOperations.releases, CHANGELOG_SCHEMAS, 'create');
+
+const PRODUCT_SCHEMA = publicItemSchema(changelogSchema);
+const RELEASE_SCHEMA = publicItemSchema(releaseSchema);
+
+export const changelogsCollection: RouteDeclaration = {
+  namespace: NAMESPACE,
+  route: '/changelogs',
+  schema: () => PRODUCT_SCHEMA,
+  endpoints: [endpoint({ methods: ['GET'], permission: allowAnyone, args: typedArgs({}), handler: listChangelogs })],
+};
+
+export const changelogReleases: RouteDeclaration = {
+  namespace: NAMESPACE,
+  route: '/changelogs/(?P<product>[^/]+)',
+  schema: () => RELEASE_SCHEMA,
+  endpoints: [endpoint({ methods: ['GET'], permission: allowAnyone, args: releasesArgs, handler: listReleases })],
+};
+
+async function listChangelogs(req: RestRequest): Promise<ProductView[]> {
+  const home = await req.site.homeUrl();
+  return (await productSummaries(req.site)).map((s) => presentProduct(s, home));
+}
+
+function presentProduct({ product, latest, releases }: ProductSummary, home: string): ProductView {
+  return { slug: product.slug, name: product.name, type: product.type, url: product.url, latest, releases, feed: `${home}${feedPath(product.slug)}` };
+}
+
+async function listReleases(req: RestRequest<unknown, ReleasesParams>): Promise<RestResponse> {
+  const { product: slug, page, per_page: perPage, stable, since } = req.params;
+  if (since !== undefined && !isVersion(since)) {
+    throw new WpError('rest_invalid_param', 'Invalid parameter(s): since', 400, { params: { since: 'since is not a version (such as 1.2.0 or 2.0.0-beta.1).' } });
+  }
+  const product = await findProductBySlug(req.site.db, slug);
+  if (!product) throw new WpError('svc_changelog_not_found', 'No changelog has this name.', 404);
+  const result = await productReleases(req.site, product, { page, perPage, stable, since });
+  // WP: a page past the last one is an error, not an empty list.
+  if (page > result.totalPages && result.total > 0) {
+    throw new WpError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+  }
+  return new RestResponse(result.releases.map(presentRelease)).paginate(result.total, result.totalPages);
+}
