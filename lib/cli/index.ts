@@ -5,12 +5,10 @@
  */
 import { ALERTS_HELP, alertsCommand } from './alerts';
 import { CliError } from './args';
-import { CHANGELOG_HELP, changelogCommand } from './changelog';
 import { CliContext, Writer } from './context';
 import { JOBS_HELP, jobsCommand } from './jobs';
 import { MAILBOX_HELP, mailboxCommand } from './mailbox';
 import { DB_HELP, dbCommand } from './db';
-import { DOC_HELP, docCommand } from './doc';
 import { OPTION_HELP, optionCommand } from './option';
 import { NGINX_HELP, nginxCommand } from './nginx';
 import { PROXY_HELP, proxyCommand } from './proxy';
@@ -31,13 +29,11 @@ Commands:
   alerts    Send a test team alert: understudy alerts test.
   mailbox   Add, list, change mailboxes and rotate their token or relay secret.
   site      Create, list, show, change, delete connected sites and rotate their key.
-  changelog List and create product changelogs, and sync them from their source.
   replay    Replay a capture (HAR or JSON) against a site and compare the answers.
   proxy     Stand in front of the PHP site: serve, pass or shadow per route.
   nginx     Print an nginx configuration from the proxy's routing file.
   shadow    Show shadow match rates of a running proxy: understudy shadow status.
   db        Add, remove or show the opt-in svc_* indexes (db index add|remove|status).
-  doc       Show readers' feedback on docs: understudy doc stats [<id>].
   seed      Write many tickets for benchmarks (seed --tickets=<n>).
   help      Show this help, or a command's: understudy help <command>.
 
@@ -58,13 +54,11 @@ const COMMANDS: Record<string, Command> = {
   alerts: { help: ALERTS_HELP, run: alertsCommand },
   mailbox: { help: MAILBOX_HELP, run: mailboxCommand },
   site: { help: SITE_HELP, run: siteCommand },
-  changelog: { help: CHANGELOG_HELP, run: changelogCommand },
   replay: { help: REPLAY_HELP, run: replayCommand },
   proxy: { help: PROXY_HELP, run: proxyCommand },
   nginx: { help: NGINX_HELP, run: nginxCommand },
   shadow: { help: SHADOW_HELP, run: shadowCommand },
   db: { help: DB_HELP, run: dbCommand },
-  doc: { help: DOC_HELP, run: docCommand },
   seed: { help: SEED_HELP, run: seedCommand },
 };
 
