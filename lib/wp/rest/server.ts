@@ -12,6 +12,7 @@ import { DEFAULT_MAX_BODY_BYTES, RequestBody, readRequestBody } from '../http/bo
 import { ClientAbortedError, PayloadTooLargeError } from '../http/read-body';
 import { parsePhpQuery } from '../http/php-query';
 import { clientIp, isSecure, parseCookieHeader, queryString } from '../http/request-info';
+import { noteRoute, noteUser, notesOf } from '../http/request-notes';
 import { visitorBucket } from '../http/address-key';
 import { Site } from '../site';
 import { validateArgs } from './args';
@@ -39,7 +40,7 @@ export class RestServer {
     const { method, overriddenByHeader } = effectiveMethod(req, query);
     const ctx: RenderContext = {
       site: this.site, req, res, query, method, methodOverridden: overriddenByHeader, path: normalizeRestPath(routePath),
-      requestId: randomUUID(), loggedIn: false, forceNoCache: false,
+      requestId: notesOf(res).requestId ?? randomUUID(), loggedIn: false, forceNoCache: false,
     };
     try {
       // WP: an invalid JSONP callback is refused before the request is even authenticated.
@@ -65,6 +66,7 @@ export class RestServer {
   private async respond(ctx: RenderContext): Promise<void> {
     const { req, method, path, query } = ctx;
     const match = this.registry.match(path, method);
+    if (match) noteRoute(ctx.res, match.route.fullRoute);
     ctx.availability = match?.route.declaration.availability;
     // A route that lists origins answers CORS by its list from here on: errors before the origin
     // stage (a body too large, a bad argument) vary on Origin and name no other origin either.
@@ -77,6 +79,7 @@ export class RestServer {
     ctx.params = mergeParams(method, sources.json.value, sources.post, query, {});
     const auth = await this.authenticate(req, query, sources.body.form);
     ctx.loggedIn = auth.current.id > 0;
+    noteUser(ctx.res, auth.current.id);
     ctx.forceNoCache = auth.forceNoCache;
     ctx.freshNonce = auth.freshNonce;
     if (auth.error) return renderError(ctx, auth.error);
