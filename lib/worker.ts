@@ -1,22 +1,66 @@
 /**
  * The job worker every server process runs (`serve`, and `proxy` unless it shadows writes into a
- * copy): one worker over the shared job table (lib/jobs), with the handlers of every plugin's job kinds.
+ * copy): one worker over the shared job table (lib/jobs), with the handlers of every plugin's job
+ * kinds, and the schedules that enqueue periodic work (the changelog sync) while it runs.
  * The plugins know nothing of each other, so their handlers meet here, above both.
  */
+import cron, { ScheduledTask } from 'node-cron';
 import { formJobHandlers } from './forms/notifications';
-import { JobHandler } from './jobs/handler';
+import { errorText, JobHandler } from './jobs/handler';
 import { JobWorker, WorkerOptions } from './jobs/worker';
+import { CHANGELOG_SYNC_JOB, SYNC_CRON, enqueueDueSyncs } from './support/changelogs/schedule';
+import { changelogSyncHandler } from './support/jobs/handlers/changelog-sync';
 import { HandlerOptions, supportJobHandlers } from './support/jobs/handlers';
 import { Site } from './wp/site';
 
 /** Every job kind this version runs, and its handler. */
 export function jobHandlers(options: HandlerOptions = {}): Record<string, JobHandler> {
-  return { ...supportJobHandlers(options), ...formJobHandlers() };
+  return { ...supportJobHandlers(options), [CHANGELOG_SYNC_JOB]: changelogSyncHandler(), ...formJobHandlers() };
+}
+
+/** Periodic work: a node-cron expression, and what enqueues the jobs of the kind it feeds. */
+interface JobSchedule {
+  kind: string;
+  cron: string;
+  enqueue(site: Site): Promise<unknown>;
+}
+
+const SCHEDULES: JobSchedule[] = [{ kind: CHANGELOG_SYNC_JOB, cron: SYNC_CRON, enqueue: enqueueDueSyncs }];
+
+/** A worker that also runs the schedules of the kinds it handles, started and stopped with it. */
+class ScheduledJobWorker extends JobWorker {
+  private tasks: ScheduledTask[] = [];
+
+  constructor(private readonly scheduledSite: Site, private readonly kinds: ReadonlySet<string>, options: WorkerOptions) {
+    super(scheduledSite, options);
+  }
+
+  override start(): void {
+    super.start();
+    if (this.tasks.length) return;
+    this.tasks = SCHEDULES.filter((s) => this.kinds.has(s.kind)).map((s) => cron.schedule(s.cron, () => this.runSchedule(s), { name: `svc-schedule-${s.kind}-${this.id}`, noOverlap: true }));
+  }
+
+  override async stop(): Promise<void> {
+    for (const task of this.tasks) await task.destroy();
+    this.tasks = [];
+    await super.stop();
+  }
+
+  private async runSchedule(schedule: JobSchedule): Promise<void> {
+    try {
+      await schedule.enqueue(this.scheduledSite);
+    } catch (err) {
+      // CASE: the database is away; the next tick tries again.
+      this.scheduledSite.logger.warn('job schedule failed', { kind: schedule.kind, error: errorText(err) });
+    }
+  }
 }
 
 /** A started worker for `site`: every kind unless `handlers` says otherwise. */
 export function startJobWorker(site: Site, options: Partial<WorkerOptions> & HandlerOptions = {}): JobWorker {
-  const worker = new JobWorker(site, { ...options, handlers: options.handlers ?? jobHandlers(options) });
+  const handlers = options.handlers ?? jobHandlers(options);
+  const worker = new ScheduledJobWorker(site, new Set(Object.keys(handlers)), { ...options, handlers });
   worker.start();
   return worker;
 }

@@ -1,0 +1,85 @@
+/**
+ * support/v1 changelogs, internal (contract section 4; docs/changelogs.md):
+ * - POST /changelogs/admin/parse `{text}` → `{format, releases}`: what the editor shows for pasted text;
+ * - POST /changelogs/admin/probe `{url, kind?}` → what the source holds (`ok`, `count`, `newest`),
+ *   or why it cannot be read (`ok: false`, `error`), saving nothing;
+ * - POST /changelogs/admin/<id>/sync: reads the product's source now and upserts its releases.
+ * parse and probe need the svc_doc type's edit_posts, sync edit_post on that svc_changelog post
+ * (lib/support/changelogs/policy.ts).
+ */
+import { SourceError, sourceUrl } from '../../lib/support/changelogs/fetch';
+import { parseChangelog } from '../../lib/support/changelogs/parse';
+import { canEditChangelog, canEditDocs } from '../../lib/support/changelogs/policy';
+import { presentParsedRelease } from '../../lib/support/changelogs/present';
+import { findProductById } from '../../lib/support/changelogs/store';
+import { probeSource, syncProduct } from '../../lib/support/changelogs/sync';
+import { WpError } from '../../lib/wp/errors';
+import { TypedArgs } from '../../lib/wp/rest/args';
+import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
+import { RestRequest, RouteDeclaration, endpoint } from '../../lib/wp/rest/route';
+import { changelogOperations } from '../../schema/support/changelog-args';
+import { CHANGELOG_SCHEMAS } from './changelogs';
+import { NAMESPACE } from './common';
+
+type ParseParams = ParamsOf<typeof changelogOperations.parse, typeof CHANGELOG_SCHEMAS>;
+type ProbeParams = ParamsOf<typeof changelogOperations.probe, typeof CHANGELOG_SCHEMAS>;
+type SyncParams = ParamsOf<typeof changelogOperations.sync, typeof CHANGELOG_SCHEMAS, 'id'>;
+
+const parseArgs: TypedArgs<ParseParams> = argsForOperation(changelogOperations.parse, CHANGELOG_SCHEMAS, 'create');
+const probeArgs: TypedArgs<ProbeParams> = argsForOperation(changelogOperations.probe, CHANGELOG_SCHEMAS, 'create');
+const syncArgs: TypedArgs<SyncParams> = argsForOperation(changelogOperations.sync, CHANGELOG_SCHEMAS, 'create');
+
+/** Pasted changelogs may be long; as large as a source sync reads, plus JSON's escaping. */
+const PARSE_MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+const adminBase = { namespace: NAMESPACE, headers: { 'Cache-Control': 'private, no-store' } };
+
+export const changelogParse: RouteDeclaration = {
+  ...adminBase,
+  route: '/changelogs/admin/parse',
+  endpoints: [endpoint({ methods: ['POST'], permission: (req) => canEditDocs(req.user), args: parseArgs, maxBodyBytes: PARSE_MAX_BODY_BYTES, handler: parse })],
+};
+
+export const changelogProbe: RouteDeclaration = {
+  ...adminBase,
+  route: '/changelogs/admin/probe',
+  endpoints: [endpoint({ methods: ['POST'], permission: (req) => canEditDocs(req.user), args: probeArgs, handler: probe })],
+};
+
+export const changelogSync: RouteDeclaration = {
+  ...adminBase,
+  route: '/changelogs/admin/(?P<id>[\\d]+)/sync',
+  endpoints: [endpoint({ methods: ['POST'], permission: maySync, args: syncArgs, handler: sync })],
+};
+
+function parse(req: RestRequest<unknown, ParseParams>): unknown {
+  const { format, releases } = parseChangelog(req.params.text);
+  return { format, releases: releases.map(presentParsedRelease) };
+}
+
+async function probe(req: RestRequest<unknown, ProbeParams>): Promise<unknown> {
+  const { url, kind } = req.params;
+  try {
+    sourceUrl(url);
+  } catch (err) {
+    if (!(err instanceof SourceError)) throw err;
+    throw new WpError('rest_invalid_param', 'Invalid parameter(s): url', 400, { params: { url: err.message } });
+  }
+  return probeSource(url, kind);
+}
+
+/** WP: a post that does not exist is a 404 before any capability is asked (rest_post_invalid_id). */
+async function maySync(req: RestRequest<unknown, SyncParams>): Promise<boolean | WpError> {
+  const product = await findProductById(req.site.db, req.params.id);
+  if (!product) return new WpError('rest_post_invalid_id', 'Invalid post ID.', 404);
+  return canEditChangelog(req.user, product);
+}
+
+async function sync(req: RestRequest<unknown, SyncParams>): Promise<unknown> {
+  const product = await findProductById(req.site.db, req.params.id);
+  if (!product) throw new WpError('rest_post_invalid_id', 'Invalid post ID.', 404);
+  const { reason, transient: _transient, ...outcome } = await syncProduct(req.site, product);
+  if (reason === 'no_source') throw new WpError('svc_changelog_no_source', 'This changelog has no sync source.', 400);
+  if (reason) throw new WpError('svc_changelog_source_failed', outcome.message, 502, { reason, last_sync: outcome });
+  return outcome;
+}
