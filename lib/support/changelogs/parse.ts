@@ -117,7 +117,7 @@ function headingOf(text: string): Heading | undefined {
   let url: string | null = null;
   const linked = /^\[([^\]]+)\](?:\(([^)\s]+)\))?(.*)$/.exec(rest);
   if (linked) {
-    url = linked[2] ?? null;
+    url = linked[2] && /^https?:\/\//i.test(linked[2]) ? linked[2] : null;
     rest = `${linked[1]}${linked[3]}`;
   }
   rest = rest.replace(/^(?:version|release)\s+/i, '');

@@ -27,7 +27,9 @@ export interface ProductView {
 
 export function presentRelease(r: Pick<StoredRelease, 'version' | 'date' | 'stability' | 'url' | 'notes'>): ReleaseView {
   const changes = notesChanges(r.notes);
-  return { version: r.version, date: r.date, stability: r.stability, url: r.url, summary: notesSummary(r.notes, changes), changes, html: notesHtml(r.notes) };
+  // A link is shown only when it is a web page (a PHP screen may have stored anything).
+  const url = /^https?:\/\//i.test(r.url) ? r.url : '';
+  return { version: r.version, date: r.date, stability: r.stability, url, summary: notesSummary(r.notes, changes), changes, html: notesHtml(r.notes) };
 }
 
 /** A release parsed from text (admin/parse), in the public shape. */

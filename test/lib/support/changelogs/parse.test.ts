@@ -94,7 +94,8 @@ describe('changelog parsing', () => {
   });
 
   it('never lets a script, an event handler or a javascript: URL into html, changes or summary', () => {
-    const [view] = parseChangelog(fixture('hostile.md')).releases.map(presentParsedRelease);
+    const [view, linked] = parseChangelog(fixture('hostile.md')).releases.map(presentParsedRelease);
+    assert.equal(linked?.url, '', 'a heading linked to javascript: gives no release URL');
     const all = JSON.stringify(view);
     assert.ok(!/<script|onerror|onclick|javascript:/i.test(all), all);
     assert.deepEqual(view?.changes.map((c) => c.text), ['Image', 'Click', 'safe link']);
