@@ -21,11 +21,13 @@ export interface WriteContext {
   dates: { local: string; gmt: string };
   /** The write's time in Unix seconds: jobs, request keys, mail receipts. */
   nowSeconds: number;
+  /** Tickets the write inserted or touched (./tickets/writes.ts fills it): what this process's lists re-read. */
+  changedTickets: Set<number>;
 }
 
 export interface WriteOptions {
-  /** Caches of this process that the write makes stale, each forgotten once it has committed (e.g. forgetTicketLists). */
-  invalidates?: Array<(site: Site) => void>;
+  /** Caches of this process that the write makes stale, each told once it has committed (e.g. ticketListsAfterWrite). */
+  invalidates?: Array<(site: Site, written: Pick<WriteContext, 'changedTickets'>) => void>;
 }
 
 export interface KeyedWriteOptions<Checked> extends WriteOptions {
@@ -74,12 +76,14 @@ async function write<T>(site: Site, options: WriteOptions, work: (ctx: WriteCont
   // holds the only connection, so an option read that missed the cache inside it would wait on itself.
   // Callers read anything else that does not go through `ctx.trx` before calling, for the same reason.
   const withContext = await prepareWriteContext(site);
-  const result = await inTransaction(site.db, (trx) => work(withContext(trx)));
-  for (const forget of options.invalidates ?? []) forget(site);
+  // One set across a retried transaction: an ID from a rolled-back try is only re-read for nothing.
+  const changedTickets = new Set<number>();
+  const result = await inTransaction(site.db, (trx) => work({ ...withContext(trx), changedTickets }));
+  for (const forget of options.invalidates ?? []) forget(site, { changedTickets });
   return result;
 }
 
-async function prepareWriteContext(site: Site): Promise<(trx: Knex.Transaction) => WriteContext> {
+async function prepareWriteContext(site: Site): Promise<(trx: Knex.Transaction) => Omit<WriteContext, 'changedTickets'>> {
   const now = site.clock.now();
   const home = await site.homeUrl();
   const dates = await siteDates(site.options, now);

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { Site } from '../../wp/site';
 import { Mailbox } from '../mailboxes/store';
 import { EmailContent, EmailSender, addCustomerReplyFromEmail, addNoteFromEmail, openTicketFromEmail } from '../tickets/intake';
-import { forgetTicketLists } from '../tickets/list';
+import { ticketListsAfterWrite } from '../tickets/list';
 import { WriteContext, writeSupport } from '../write';
 import { invalidFields, missingFields } from './errors';
 import { automatedReason, isOwnMessageId } from './loops';
@@ -43,7 +43,8 @@ export async function acceptEmail(site: Site, mailbox: Mailbox, raw: Buffer, ide
   const key: ReceiptKey = { mailbox: mailbox.key, dedupeKey: dedupeKeyOf(identity, email) };
   // Read before the write: inside it, only its own transaction may be read (see writeSupport).
   const sender = email?.from ? await senderOf(site, email.from) : null;
-  const receipt = await writeSupport(site, {}, async (ctx) => {
+  // A reply or a new ticket is re-read by this process's lists; mail that was ignored touched no ticket.
+  const receipt = await writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx) => {
     const receiptId = await claimReceipt(ctx.trx, ctx.tables, key, ctx.nowSeconds);
     if (!receiptId) return null;
     const done: Receipt = { receiptId, ...(await storeEmail(site, ctx, mailbox, email, sender, raw)) };
@@ -51,9 +52,6 @@ export async function acceptEmail(site: Site, mailbox: Mailbox, raw: Buffer, ide
     return done;
   });
   if (receipt) {
-    // This process's cached ticket lists must show the new ticket or the reply's new activity; mail
-    // that was ignored changed no ticket and keeps them (so not `invalidates`, which forgets on every write).
-    if (receipt.ticketId !== null) forgetTicketLists(site);
     return { ...receipt, replayed: false };
   }
   const stored = await findReceipt(site.db, key);

@@ -12,7 +12,7 @@ import { Site } from '../../wp/site';
 import { checkFileCount } from '../tickets/attachments';
 import { openTicket } from '../tickets/create';
 import { accountOwning } from '../tickets/customer-email';
-import { forgetTicketLists } from '../tickets/list';
+import { ticketListsAfterWrite } from '../tickets/list';
 import { ticketNotFound } from '../tickets/policy';
 import { TICKET_SITE_META } from '../tickets/rows';
 import { findTicket, loadConversation } from '../tickets/store';
@@ -52,7 +52,7 @@ export async function openSiteTicket(site: Site, caller: SiteCaller, input: Site
   const metadata = metadataToKeep(input.metadata);
   // Read before the write's transaction (which on SQLite holds the only connection).
   const customerId = (await accountOwning(site, input.email))?.ID ?? 0;
-  const ticketId = await writeSupport(site, { invalidates: [forgetTicketLists] }, async (ctx) => {
+  const ticketId = await writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx) => {
     const { ticketId: id } = await openTicket(site, ctx, {
       subject: input.subject, body: input.message, source: 'site', siteId: caller.site.siteId, files,
       customer: { userId: customerId, name: input.name, email: input.email },

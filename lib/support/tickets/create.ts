@@ -3,7 +3,7 @@
  * team alert, and the request key, all in one transaction committed before the answer.
  */
 import { Site } from '../../wp/site';
-import { forgetTicketLists } from './list';
+import { ticketListsAfterWrite } from './list';
 import { enqueueJob } from '../jobs/enqueue';
 import { Actor } from './actor';
 import { attachFiles, checkFileCount, fileFingerprints } from './attachments';
@@ -37,7 +37,7 @@ export async function createTicket(site: Site, actor: Actor, input: NewTicket): 
   const requestKey = input.requestKey
     ? { userId: actor.userId, scope: TICKET_SCOPE, key: input.requestKey, request: await requestOf(input) }
     : null;
-  const { id, replayed } = await writeSupport(site, { requestKey, invalidates: [forgetTicketLists] }, async (ctx) => {
+  const { id, replayed } = await writeSupport(site, { requestKey, invalidates: [ticketListsAfterWrite] }, async (ctx) => {
     const opened = await openTicket(site, ctx, {
       subject: input.subject, body: input.body, source: input.source, files: input.files,
       customer: { userId: actor.userId, name: actor.name, email: actor.email }, authorKind: actor.agent ? 'agent' : 'customer',

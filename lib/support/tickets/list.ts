@@ -1,15 +1,16 @@
 /**
- * Listing tickets. The first pages of every filter (a window of WINDOW rows) and every total come from
- * a cache that honours the freshness bound (RevalidatingCache: served while what it reflects is younger
- * than 1.9 s, checked in the background after 0.25 s: confirmed by an unchanged change token of the
- * posts and postmeta tables, else loaded again), and dropped whenever this process writes a ticket. On a site with
- * 100,000 tickets the sort and the COUNT are the costly parts: this keeps them off the request path.
- * Pages past the window are read directly: one query for the page, one for its meta.
+ * Listing tickets (docs/performance.md "The ticket list"). Every list without `search` is cut from
+ * this process's in-memory index of every ticket's list fields (./list-live.ts keeps it fresh
+ * within the 2-second bound, reading only what changed), and its page's tickets are read by ID
+ * (kept for later pages). A text search goes to the database: the first pages of each search and
+ * its total come from a cache confirmed by the change token of the posts and postmeta tables.
  */
 import { changeToken } from '../../wp/db/change-token';
 import { RevalidatingCache } from '../../wp/fresh-cache';
 import { Site } from '../../wp/site';
+import { WriteContext } from '../write';
 import { Actor, seesAgentData } from './actor';
+import { LiveTicketList } from './list-live';
 import { TicketFilter } from './list-query';
 import { countTickets, listTicketPage } from './store';
 import { Assignment, Ticket, TicketPriority, TicketStatus } from './types';
@@ -29,15 +30,16 @@ export interface TicketPage {
   totalPages: number;
 }
 
-/** Rows of each filter kept ready: pages 1-5 of the default page size. */
-const WINDOW = 100;
+/** Rows of each search kept ready: pages 1-5 of the default page size. */
+const SEARCH_WINDOW = 100;
 
-interface ListCaches {
-  windows: RevalidatingCache<string, Ticket[]>;
-  totals: RevalidatingCache<string, number>;
+interface ListState {
+  live: LiveTicketList;
+  searches: RevalidatingCache<string, Ticket[]>;
+  searchTotals: RevalidatingCache<string, number>;
 }
 
-const caches = new WeakMap<Site, ListCaches>();
+const states = new WeakMap<Site, ListState>();
 
 export async function listTickets(site: Site, actor: Actor, query: ListQuery): Promise<TicketPage> {
   const filter: TicketFilter = {
@@ -51,40 +53,57 @@ export async function listTickets(site: Site, actor: Actor, query: ListQuery): P
     // Nobody finds a ticket through text they cannot read: internal notes are searched for agents only.
     searchInternalNotes: seesAgentData(actor),
   };
-  const key = filterKey(filter);
-  const { windows, totals } = listCaches(site);
+  const page = filter.search ? await searchPage(site, filter, query) : await indexPage(site, filter, query);
+  return { ...page, totalPages: Math.ceil(page.total / query.perPage) };
+}
+
+/** After this process wrote tickets (writeSupport's `invalidates`): its next lists show them. */
+export function ticketListsAfterWrite(site: Site, written: Pick<WriteContext, 'changedTickets'>): void {
+  ticketsWritten(site, written.changedTickets);
+}
+
+export function ticketsWritten(site: Site, ids: Iterable<number>): void {
+  const state = states.get(site);
+  state?.live.noteWritten(ids);
+  state?.searches.invalidate();
+  state?.searchTotals.invalidate();
+}
+
+async function indexPage(site: Site, filter: TicketFilter, query: ListQuery): Promise<Omit<TicketPage, 'totalPages'>> {
+  const { live } = stateOf(site);
+  const matches = (await live.fresh()).matches(filter);
   const first = (query.page - 1) * query.perPage;
-  const inWindow = first + query.perPage <= WINDOW;
+  const ids = matches.slice(first, first + query.perPage).map((t) => t.id);
+  return { tickets: await live.ticketsOf(ids), total: matches.length };
+}
+
+async function searchPage(site: Site, filter: TicketFilter, query: ListQuery): Promise<Omit<TicketPage, 'totalPages'>> {
+  const { searches, searchTotals } = stateOf(site);
+  const key = searchKey(filter);
+  const first = (query.page - 1) * query.perPage;
   const [tickets, total] = await Promise.all([
-    inWindow
-      ? windows.get(key, () => listTicketPage(site.db, filter, 1, WINDOW)).then((rows) => rows.slice(first, first + query.perPage))
+    first + query.perPage <= SEARCH_WINDOW
+      ? searches.get(key, () => listTicketPage(site.db, filter, 1, SEARCH_WINDOW)).then((rows) => rows.slice(first, first + query.perPage))
       : listTicketPage(site.db, filter, query.page, query.perPage),
-    totals.get(key, () => countTickets(site.db, filter)),
+    searchTotals.get(key, () => countTickets(site.db, filter)),
   ]);
-  return { tickets, total, totalPages: Math.ceil(total / query.perPage) };
+  return { tickets, total };
 }
 
-/** After this process changed tickets: its next lists read the database again. */
-export function forgetTicketLists(site: Site): void {
-  const found = caches.get(site);
-  found?.windows.invalidate();
-  found?.totals.invalidate();
-}
-
-/** Agents share one cache entry per filter; a customer's entries are their own. */
-function filterKey(filter: TicketFilter): string {
+/** Agents share one cache entry per search; a customer's entries are their own. */
+function searchKey(filter: TicketFilter): string {
   const { viewer, ...rest } = filter;
   const who = viewer.agent ? (filter.assignment === 'mine' ? `agent:${viewer.userId}` : 'agents') : `customer:${viewer.userId}:${viewer.email}`;
   return JSON.stringify([who, rest]);
 }
 
-function listCaches(site: Site): ListCaches {
-  let found = caches.get(site);
+function stateOf(site: Site): ListState {
+  let found = states.get(site);
   if (!found) {
-    // Tickets and their meta live in posts and postmeta: unchanged tables prove a cached page still right.
+    // Tickets and their meta live in posts and postmeta: unchanged tables prove a cached search still right.
     const token = changeToken(site.db, [site.db.tables.posts, site.db.tables.postmeta]);
-    found = { windows: new RevalidatingCache({ token }), totals: new RevalidatingCache({ token }) };
-    caches.set(site, found);
+    found = { live: new LiveTicketList(site), searches: new RevalidatingCache({ token }), searchTotals: new RevalidatingCache({ token }) };
+    states.set(site, found);
   }
   return found;
 }

@@ -5,7 +5,7 @@
  */
 import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
-import { forgetTicketLists } from './list';
+import { ticketListsAfterWrite } from './list';
 import { enqueueJob } from '../jobs/enqueue';
 import { Actor } from './actor';
 import { attachFiles, checkFileCount, fileFingerprints } from './attachments';
@@ -39,7 +39,7 @@ export async function addReply(site: Site, actor: Actor, ticketId: number, input
     ? { userId: actor.userId, scope: replyScope(ticketId), key: input.requestKey, request: await requestOf(input) }
     : null;
   const { id, replayed } = await writeSupport(site, {
-    requestKey, invalidates: [forgetTicketLists], check: (ctx) => visibleTicket(site, actor, ticketId, ctx),
+    requestKey, invalidates: [ticketListsAfterWrite], check: (ctx) => visibleTicket(site, actor, ticketId, ctx),
   }, async (ctx, ticket) => {
     await advanceVersion(ctx, ticketId, input.version);
     return storeReply(site, ctx, authorOf(actor), ticket, input);

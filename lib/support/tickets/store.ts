@@ -30,6 +30,19 @@ export async function countTickets(db: Database, filter: TicketFilter): Promise<
   return Number(row?.total ?? 0);
 }
 
+/** A ticket as a list index keeps it: the ticket, and its post status as stored (trashed and drafts included). */
+export interface StoredTicket {
+  ticket: Ticket;
+  postStatus: string;
+}
+
+/** Tickets of every post status that `narrow` selects, by ID: one query for the rows, one for their meta. */
+export async function readStoredTickets(db: Database, narrow: (qb: Knex.QueryBuilder) => Knex.QueryBuilder): Promise<StoredTicket[]> {
+  const rows: PostRow[] = await narrow(db.knex(`${db.tables.posts} as p`).select(TICKET_COLUMNS).where('p.post_type', POST_TYPE.ticket)).orderBy('p.ID');
+  const tickets = await withTicketMeta(db.knex, db, rows);
+  return tickets.map((ticket, i) => ({ ticket, postStatus: String(rows[i]?.post_status) }));
+}
+
 /** A ticket by ID, or null when there is no such ticket. */
 export async function findTicket(db: Database, id: number, trx?: Knex.Transaction): Promise<Ticket | null> {
   const knex = trx ?? db.knex;

@@ -36,6 +36,7 @@ export async function insertTicket(ctx: WriteContext, t: NewTicketRows): Promise
   if (t.siteId) meta[TICKET_META.siteId] = t.siteId;
   if (t.mailbox) meta[TICKET_META.mailbox] = t.mailbox;
   await addPostMeta(ctx.trx, ctx.tables, id, meta);
+  ctx.changedTickets.add(id);
   return id;
 }
 
@@ -124,6 +125,7 @@ export async function touchTicket(ctx: WriteContext, ticketId: number, status?: 
   const update: Record<string, string> = { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt };
   if (status) update.post_status = postStatusOf(status);
   await ctx.trx(ctx.tables.posts).where({ ID: ticketId }).update(update);
+  ctx.changedTickets.add(ticketId);
 }
 
 function safeHost(home: string): string {

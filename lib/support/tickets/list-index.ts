@@ -1,0 +1,176 @@
+/**
+ * Every ticket's list fields in memory, newest activity first (docs/performance.md "The ticket
+ * list"): what a list filters and sorts on, about 160 bytes a ticket, and nothing else. Pages are
+ * cut from it and their tickets read by ID. Pure data: ./list-live.ts keeps it in step with the
+ * database. The filters mean exactly what ./list-query.ts means in SQL.
+ */
+import { ownershipEmailKey } from './customer-email';
+import { TicketFilter } from './list-query';
+import { TICKET_POST_STATUSES, postStatusOf } from './rows';
+import { StoredTicket } from './store';
+import { TicketPriority } from './types';
+
+export interface IndexedTicket {
+  id: number;
+  postStatus: string;
+  /** `post_modified` as the number YYYYMMDDhhmmss: orders as the column does. */
+  activity: number;
+  author: number;
+  priority: TicketPriority;
+  assignee: number | null;
+  /** The customer email as ownership compares it (printable ASCII, ASCII letters lowercased), or null. */
+  emailKey: string | null;
+  siteId: string | null;
+}
+
+const LISTED: ReadonlySet<string> = new Set(TICKET_POST_STATUSES);
+
+/** Filters whose matches are kept between changes (agents' views and customers' own lists). */
+const MEMO_LIMIT = 256;
+
+export class TicketListIndex {
+  private readonly byId = new Map<number, IndexedTicket>();
+  /** Newest activity first, then highest ID: the SQL list's ORDER BY. */
+  private sorted: IndexedTicket[] = [];
+  private readonly byOwner = new Map<string, Set<IndexedTicket>>();
+  private readonly memo = new Map<string, IndexedTicket[]>();
+  private highestId = 0;
+  private listed = 0;
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  get maxId(): number {
+    return this.highestId;
+  }
+
+  /** Tickets in a status lists show (open, waiting, resolved): what a census of the table counts. */
+  get listedCount(): number {
+    return this.listed;
+  }
+
+  ids(): IterableIterator<number> {
+    return this.byId.keys();
+  }
+
+  /** Puts tickets in (new ones, or new states of known ones). */
+  upsert(stored: readonly StoredTicket[]): void {
+    if (!stored.length) return;
+    const fresh = stored.map(indexed);
+    // Many changes (a first load): one sort. A few: moved one by one.
+    if (fresh.length > 64) {
+      for (const entry of fresh) this.unlink(entry.id);
+      for (const entry of fresh) this.link(entry);
+      this.sorted = [...this.byId.values()].sort(newestFirst);
+    } else {
+      for (const entry of fresh) {
+        this.remove([entry.id]);
+        this.link(entry);
+        this.sorted.splice(this.position(entry), 0, entry);
+      }
+    }
+    this.memo.clear();
+  }
+
+  /** Takes tickets out (deleted outright). */
+  remove(ids: Iterable<number>): void {
+    for (const id of ids) {
+      const entry = this.unlink(id);
+      if (entry) this.sorted.splice(this.position(entry), 1);
+    }
+    this.memo.clear();
+  }
+
+  /** Every ticket the filter lists (its `search` is for SQL: callers never pass one), in list order. */
+  matches(filter: TicketFilter): readonly IndexedTicket[] {
+    const key = JSON.stringify(filter);
+    const kept = this.memo.get(key);
+    if (kept) return kept;
+    const test = predicate(filter);
+    const found = (filter.viewer.agent ? this.sorted : this.ownedBy(filter)).filter(test);
+    if (this.memo.size >= MEMO_LIMIT) this.memo.delete(this.memo.keys().next().value as string);
+    this.memo.set(key, found);
+    return found;
+  }
+
+  /** A customer's tickets, by author and by email (a handful, not a scan of every ticket). */
+  private ownedBy(filter: TicketFilter): IndexedTicket[] {
+    const { userId, email } = filter.viewer;
+    const emailKey = ownershipEmailKey(email);
+    const owned = new Set([...(userId > 0 ? this.byOwner.get(`u:${userId}`) ?? [] : []), ...(emailKey ? this.byOwner.get(`e:${emailKey}`) ?? [] : [])]);
+    return [...owned].sort(newestFirst);
+  }
+
+  private link(entry: IndexedTicket): void {
+    this.byId.set(entry.id, entry);
+    this.highestId = Math.max(this.highestId, entry.id);
+    if (LISTED.has(entry.postStatus)) this.listed++;
+    for (const owner of ownersOf(entry)) {
+      const set = this.byOwner.get(owner) ?? new Set();
+      set.add(entry);
+      this.byOwner.set(owner, set);
+    }
+  }
+
+  private unlink(id: number): IndexedTicket | undefined {
+    const entry = this.byId.get(id);
+    if (!entry) return undefined;
+    this.byId.delete(id);
+    if (LISTED.has(entry.postStatus)) this.listed--;
+    for (const owner of ownersOf(entry)) {
+      const set = this.byOwner.get(owner);
+      set?.delete(entry);
+      if (set?.size === 0) this.byOwner.delete(owner);
+    }
+    return entry;
+  }
+
+  /** Where `entry` is, or goes, in the sorted list (binary search). */
+  private position(entry: IndexedTicket): number {
+    let low = 0;
+    let high = this.sorted.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (newestFirst(this.sorted[mid] as IndexedTicket, entry) < 0) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+}
+
+function indexed({ ticket, postStatus }: StoredTicket): IndexedTicket {
+  const email = ticket.customerEmail;
+  return {
+    id: ticket.id,
+    postStatus,
+    activity: Number(ticket.updatedAt.replace(/\D/g, '').slice(0, 14)) || 0,
+    author: ticket.customerId,
+    priority: ticket.priority,
+    assignee: ticket.assigneeId,
+    // As ./customer-email.ts's whereOwnerEmail() compares stored addresses in SQL.
+    emailKey: /^[\x21-\x7e]+$/.test(email) ? email.replace(/[A-Z]+/g, (l) => l.toLowerCase()) : null,
+    siteId: ticket.siteId,
+  };
+}
+
+function ownersOf(entry: IndexedTicket): string[] {
+  const owners = entry.author > 0 ? [`u:${entry.author}`] : [];
+  if (entry.emailKey) owners.push(`e:${entry.emailKey}`);
+  return owners;
+}
+
+function newestFirst(a: IndexedTicket, b: IndexedTicket): number {
+  return b.activity - a.activity || b.id - a.id;
+}
+
+/** The filter as a test of one ticket (ownership is narrowed before, by ownedBy()). */
+function predicate(filter: TicketFilter): (t: IndexedTicket) => boolean {
+  const statuses = new Set(filter.status ? [postStatusOf(filter.status)] : TICKET_POST_STATUSES);
+  const { priority, assignment, siteId, viewer } = filter;
+  return (t) => statuses.has(t.postStatus)
+    && (priority === undefined || t.priority === priority)
+    && (assignment !== 'mine' || t.assignee === viewer.userId)
+    && (assignment !== 'unassigned' || t.assignee === null)
+    && (siteId === undefined || t.siteId === siteId);
+}

@@ -1,0 +1,173 @@
+/**
+ * Keeps a process's ticket list index (./list-index.ts) in step with the database without reading
+ * it all again (docs/performance.md "The ticket list"):
+ * - loaded once, in batches by ID;
+ * - this process's own writes: the tickets they touched are read again by ID before the next list;
+ * - everyone else's (PHP, other processes): when the change token moves, or cannot be read, only
+ *   tickets whose `post_modified` is at or after the watermark, or whose ID is new, are read again
+ *   (the storage map moves `post_modified` on every change), then a census (count and highest ID of
+ *   listed tickets) finds tickets deleted outright, which only then costs a read of all IDs.
+ * Requests wait for nothing while the last confirmed state is younger than SOFT_MS, are served and
+ * start a refresh in the background up to HARD_MS, and wait beyond it: inside the 2-second bound.
+ * The full tickets of pages are kept in a small cache that every refresh updates.
+ */
+import { performance } from 'node:perf_hooks';
+import { ChangeToken, changeToken } from '../../wp/db/change-token';
+import { siteDates } from '../../wp/dates';
+import { Site } from '../../wp/site';
+import { TicketListIndex } from './list-index';
+import { POST_TYPE, TICKET_POST_STATUSES } from './rows';
+import { StoredTicket, readStoredTickets } from './store';
+import { Ticket } from './types';
+
+const SOFT_MS = 250;
+const HARD_MS = 1900;
+/** A writer's `post_modified` may trail the newest one seen by this much (clock skew, a slow commit). */
+const WATERMARK_MARGIN_SECONDS = 120;
+/** Tickets read per query on the first load. */
+const LOAD_BATCH = 5000;
+/** Full tickets kept for pages. */
+const TICKET_CACHE_SIZE = 5000;
+
+export class LiveTicketList {
+  readonly index = new TicketListIndex();
+  private readonly token: ChangeToken;
+  private readonly tickets = new Map<number, Ticket>();
+  private readonly written = new Set<number>();
+  private loaded: Promise<void> | null = null;
+  private refreshing: Promise<void> | null = null;
+  private confirmedAt = -Infinity;
+  private lastToken: string | null = null;
+  /** The newest `post_modified` seen, as stored (`YYYY-MM-DD HH:MM:SS`, site time). */
+  private newest = '';
+
+  constructor(private readonly site: Site) {
+    const { db } = site;
+    this.token = changeToken(db, [db.tables.posts, db.tables.postmeta]);
+  }
+
+  /** The index, as fresh as the bound asks. */
+  async fresh(): Promise<TicketListIndex> {
+    this.loaded ??= this.load().catch((err) => {
+      this.loaded = null;
+      throw err;
+    });
+    await this.loaded;
+    if (this.written.size) await this.rereadWritten();
+    const age = performance.now() - this.confirmedAt;
+    if (age >= HARD_MS) await this.refresh();
+    else if (age >= SOFT_MS) void this.refresh().catch(() => undefined);
+    return this.index;
+  }
+
+  /** Tickets this process has just written: the next list reads them again first. */
+  noteWritten(ids: Iterable<number>): void {
+    for (const id of ids) this.written.add(id);
+  }
+
+  /** The full tickets of a page, in the page's order; one read for those not kept. */
+  async ticketsOf(ids: readonly number[]): Promise<Ticket[]> {
+    const missing = ids.filter((id) => !this.tickets.has(id));
+    if (missing.length) this.keep(await readStoredTickets(this.site.db, (qb) => qb.whereIn('p.ID', missing)));
+    return ids.map((id) => this.tickets.get(id)).filter((t): t is Ticket => t !== undefined);
+  }
+
+  private async load(): Promise<void> {
+    const started = performance.now();
+    const token = await this.token();
+    for (let after = 0; ;) {
+      const batch = await readStoredTickets(this.site.db, (qb) => qb.where('p.ID', '>', after).limit(LOAD_BATCH));
+      this.apply(batch, false);
+      if (batch.length < LOAD_BATCH) break;
+      after = batch[batch.length - 1]?.ticket.id ?? after;
+    }
+    this.confirm(started, token);
+  }
+
+  /** One refresh at a time; one asked for during another starts after it (it may hold newer writes). */
+  private refresh(): Promise<void> {
+    const next: Promise<void> = (this.refreshing ?? Promise.resolve()).catch(() => undefined).then(() => this.sync());
+    const running = next.finally(() => {
+      if (this.refreshing === running) this.refreshing = null;
+    });
+    this.refreshing = running;
+    return running;
+  }
+
+  /**
+   * This process's own writes, read by ID: cheap, so a list right after a write shows it. The token
+   * they moved still makes the next refresh catch up with everyone else, in the background.
+   */
+  private async rereadWritten(): Promise<void> {
+    const ids = [...this.written];
+    this.written.clear();
+    try {
+      await this.reread((qb) => qb.whereIn('p.ID', ids));
+    } catch (err) {
+      for (const id of ids) this.written.add(id);
+      throw err;
+    }
+  }
+
+  private async sync(): Promise<void> {
+    const started = performance.now();
+    const token = await this.token();
+    if (token === null || token !== this.lastToken) await this.catchUp();
+    this.confirm(started, token);
+  }
+
+  /** Everyone else's changes since the last refresh. */
+  private async catchUp(): Promise<void> {
+    const watermark = await this.watermark();
+    const maxId = this.index.maxId;
+    // Two reads, not one with OR: each can use its index (svc_type_modified, the primary key).
+    await this.reread((qb) => qb.where('p.post_modified', '>=', watermark));
+    await this.reread((qb) => qb.where('p.ID', '>', maxId));
+    const { knex, tables } = this.site.db;
+    const [census] = await knex(tables.posts).where({ post_type: POST_TYPE.ticket }).whereIn('post_status', TICKET_POST_STATUSES).count({ n: '*' });
+    if (Number(census?.n ?? 0) !== this.index.listedCount) await this.dropDeleted();
+  }
+
+  /** `WATERMARK_MARGIN_SECONDS` before the newest `post_modified` seen, never later than the site's clock. */
+  private async watermark(): Promise<string> {
+    const now = (await siteDates(this.site.options, this.site.clock.now())).local;
+    const newest = this.newest && this.newest < now ? this.newest : now;
+    const at = Date.parse(`${newest.replace(' ', 'T')}Z`) - WATERMARK_MARGIN_SECONDS * 1000;
+    return Number.isNaN(at) ? '0000-00-00 00:00:00' : new Date(at).toISOString().slice(0, 19).replace('T', ' ');
+  }
+
+  /** Tickets deleted outright are in the index and no longer in the table. */
+  private async dropDeleted(): Promise<void> {
+    const { knex, tables } = this.site.db;
+    const present = new Set((await knex(tables.posts).where({ post_type: POST_TYPE.ticket }).select('ID')).map((r: { ID: number | string }) => Number(r.ID)));
+    const gone = [...this.index.ids()].filter((id) => !present.has(id));
+    this.index.remove(gone);
+    for (const id of gone) this.tickets.delete(id);
+  }
+
+  private async reread(narrow: Parameters<typeof readStoredTickets>[1]): Promise<void> {
+    this.apply(await readStoredTickets(this.site.db, narrow), true);
+  }
+
+  private apply(stored: StoredTicket[], keepTickets: boolean): void {
+    this.index.upsert(stored);
+    for (const { ticket } of stored) {
+      if (ticket.updatedAt > this.newest) this.newest = ticket.updatedAt;
+    }
+    if (keepTickets) this.keep(stored);
+  }
+
+  /** Keeps full tickets for pages, the most recently stored last (the oldest are dropped first). */
+  private keep(stored: StoredTicket[]): void {
+    for (const { ticket } of stored) {
+      this.tickets.delete(ticket.id);
+      this.tickets.set(ticket.id, ticket);
+    }
+    while (this.tickets.size > TICKET_CACHE_SIZE) this.tickets.delete(this.tickets.keys().next().value as number);
+  }
+
+  private confirm(started: number, token: string | null): void {
+    this.confirmedAt = started;
+    this.lastToken = token;
+  }
+}
