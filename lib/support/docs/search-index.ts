@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { changeToken, ChangeToken } from '../../wp/db/change-token';
 import { mysqlDateTime } from '../../wp/dates';
 import { Site } from '../../wp/site';
-import { DocRow, docCollectionPairs, publishedDocIds, readDocs } from './store';
+import { DocRow, docCollectionPairs, docsModifiedSince, publishedDocIds, readDocs } from './store';
 import { EXCERPT_WORDS, foldForMatching, plainText, searchTerm, tokenizeText, trimWords } from './text';
 
 /** Answers are served without a check while the index was confirmed this recently. */
@@ -27,6 +27,10 @@ const SOFT_MS = 250;
 const FRESH_MS = 1900;
 /** Edits dated up to this far before the newest seen are still found (another server's clock may lag). */
 const CLOCK_MARGIN_SECONDS = 60;
+/** Docs indexed between two turns of the event loop. */
+const YIELD_EVERY = 100;
+/** Answers kept per index (queries with their filters). */
+const MAX_ANSWERS = 2000;
 
 /** A published doc as searches show and re-rank it. */
 export interface IndexedDoc {
@@ -66,6 +70,8 @@ export class DocIndex {
   private wanted = 0;
   private confirmed = 0;
   private running: Promise<void> | null = null;
+  /** Answers by query and filter, dropped whenever what the index holds changes (see answer()). */
+  private readonly answers = new Map<string, unknown>();
 
   constructor(private readonly site: Site) {
     const { tables } = site.db;
@@ -90,6 +96,19 @@ export class DocIndex {
     return this.engine.search(query, options);
   }
 
+  /**
+   * The answer to a search, computed once for the index as it stands: a help center is asked the same
+   * few hundred questions again and again, and scoring every doc that holds a common word is the costly
+   * part. At most MAX_ANSWERS are kept (the oldest go first); any change to a doc or a collection drops them all.
+   */
+  answer<T>(key: string, compute: () => T): T {
+    if (this.answers.has(key)) return this.answers.get(key) as T;
+    const value = compute();
+    if (this.answers.size >= MAX_ANSWERS) this.answers.delete(this.answers.keys().next().value as string);
+    this.answers.set(key, value);
+    return value;
+  }
+
   doc(id: number): IndexedDoc | undefined {
     return this.docs.get(id);
   }
@@ -110,7 +129,7 @@ export class DocIndex {
     // Tokens first: a change made while the rows are read moves them again, and is read next time.
     const [posts, terms] = await Promise.all([this.postsToken(), this.termsToken()]);
     if (posts === null || posts !== this.seen.posts) await this.syncDocs();
-    if (terms === null || terms !== this.seen.terms) this.collections = groupPairs(await docCollectionPairs(this.site.db));
+    if (terms === null || terms !== this.seen.terms) this.setCollections(groupPairs(await docCollectionPairs(this.site.db)));
     this.seen = { posts, terms };
     this.confirmedAt = started;
     this.confirmed = Math.max(this.confirmed, generation);
@@ -120,14 +139,27 @@ export class DocIndex {
     const ids = await publishedDocIds(this.site.db);
     const published = new Set(ids);
     for (const id of this.docs.keys()) if (!published.has(id)) this.remove(id);
-    const unknown = ids.filter((id) => !this.docs.has(id));
-    const since = this.newest === null ? undefined : secondsBefore(this.newest, CLOCK_MARGIN_SECONDS);
-    const rows = this.newest === null ? await readDocs(this.site.db, { ids }) : await readDocs(this.site.db, { since, ids: unknown });
-    for (const row of rows) {
-      if (this.docs.get(row.id)?.modified !== row.modified || !this.engine.has(row.id)) this.put(row);
+    const wanted = new Set(ids.filter((id) => !this.docs.has(id)));
+    if (this.newest !== null) {
+      // Dates first, rows only for what changed: after a bulk import many docs share the newest date.
+      for (const [id, modified] of await docsModifiedSince(this.site.db, secondsBefore(this.newest, CLOCK_MARGIN_SECONDS))) {
+        if (this.docs.get(id)?.modified !== modified) wanted.add(id);
+      }
+    }
+    let done = 0;
+    for (const row of await readDocs(this.site.db, [...wanted])) {
+      this.put(row);
       if (this.newest === null || row.modified > this.newest) this.newest = row.modified;
+      // Indexing thousands of docs takes seconds: other requests are served in between.
+      if (++done % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     this.newest ??= '';
+  }
+
+  private setCollections(collections: Map<number, string[]>): void {
+    if (sameCollections(this.collections, collections)) return;
+    this.collections = collections;
+    this.answers.clear();
   }
 
   private put(row: DocRow): void {
@@ -142,11 +174,13 @@ export class DocIndex {
     if (this.engine.has(row.id)) this.engine.replace(fields);
     else this.engine.add(fields);
     this.docs.set(row.id, doc);
+    this.answers.clear();
   }
 
   private remove(id: number): void {
     if (this.engine.has(id)) this.engine.discard(id);
     this.docs.delete(id);
+    this.answers.clear();
   }
 }
 
@@ -175,6 +209,12 @@ function newEngine(): MiniSearch<Fields> {
     // Case, accents and plurals never matter: `Cafés` is found as `cafe` and the other way round.
     processTerm: (term) => searchTerm(term) || null,
   });
+}
+
+function sameCollections(a: Map<number, string[]>, b: Map<number, string[]>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [id, slugs] of a) if (b.get(id)?.join('\n') !== slugs.join('\n')) return false;
+  return true;
 }
 
 function groupPairs(pairs: Array<[number, string]>): Map<number, string[]> {

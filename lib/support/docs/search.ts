@@ -5,9 +5,10 @@
  * `password`); a doc scores more for each query word it matches. The best candidates are then re-ranked:
  * a doc holding the query as an exact phrase (its title most of all) moves up.
  */
+import { FRESHNESS_MS, FreshCache } from '../../wp/fresh-cache';
 import { Site } from '../../wp/site';
 import { findSite } from '../sites/store';
-import { IndexedDoc, docIndex } from './search-index';
+import { DocIndex, IndexedDoc, docIndex } from './search-index';
 import { foldTerm, tokenizeText } from './text';
 
 export const MAX_RESULTS = 8;
@@ -52,19 +53,38 @@ export async function searchDocs(site: Site, query: DocSearchQuery): Promise<Doc
 async function allowedCollections(site: Site, query: DocSearchQuery): Promise<Set<string> | null> {
   let allowed: Set<string> | null = query.collection === undefined ? null : new Set([query.collection]);
   if (query.site !== undefined) {
-    const connected = await findSite(site.db, query.site);
-    const shown = new Set(connected?.docCollections ?? []);
+    const shown = new Set(await siteCollections(site, query.site));
     allowed = allowed === null ? shown : new Set([...allowed].filter((slug) => shown.has(slug)));
   }
   return allowed;
 }
 
+/**
+ * The collections a connected site may show ([] for an unknown site), cached within the freshness
+ * bound: a search with `site` costs no query while the answer is younger than a second.
+ */
+const shownBySite = new WeakMap<Site, FreshCache<string, string[]>>();
+
+function siteCollections(site: Site, siteId: string): Promise<string[]> {
+  let cache = shownBySite.get(site);
+  if (!cache) {
+    cache = new FreshCache<string, string[]>(FRESHNESS_MS, 1000);
+    shownBySite.set(site, cache);
+  }
+  return cache.get(siteId, async () => (await findSite(site.db, siteId))?.docCollections ?? []);
+}
+
 /** The ranking itself, over an index that is ready. */
-export function rankDocs(index: ReturnType<typeof docIndex>, q: string, allowed: Set<string> | null): DocHit[] {
+export function rankDocs(index: DocIndex, q: string, allowed: Set<string> | null): DocHit[] {
   const words = tokenizeText(foldTerm(q));
   const meaningful = words.filter((w) => !STOP_WORDS.has(w));
   const searched = meaningful.length ? meaningful : words;
   if (!searched.length) return [];
+  const key = JSON.stringify([searched, words, allowed === null ? null : [...allowed].sort()]);
+  return index.answer(key, () => rank(index, searched, words, allowed));
+}
+
+function rank(index: DocIndex, searched: string[], words: string[], allowed: Set<string> | null): DocHit[] {
   const shownIn = (id: number) => index.collectionsOf(id).find((slug) => allowed === null || allowed.has(slug)) ?? null;
   const hits = index.search(searched.join(' '), {
     boost: FIELD_BOOST,

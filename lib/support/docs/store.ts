@@ -38,11 +38,15 @@ export async function publishedDocIds(db: Database): Promise<number[]> {
   return rows.map((r: { ID: number | string }) => Number(r.ID));
 }
 
-/** Published docs modified at or after `since` (UTC), or with one of `ids`. */
-export async function readDocs(db: Database, filter: { since?: string; ids?: readonly number[] }): Promise<DocRow[]> {
+/** The ID and `post_modified_gmt` of each published doc modified at or after `since` (UTC). */
+export async function docsModifiedSince(db: Database, since: string): Promise<Array<[number, string]>> {
+  const rows = await published(db).where('post_modified_gmt', '>=', since).select('ID', 'post_modified_gmt');
+  return rows.map((r: { ID: number | string; post_modified_gmt: string }) => [Number(r.ID), String(r.post_modified_gmt)]);
+}
+
+/** The published docs among `ids`. */
+export async function readDocs(db: Database, ids: readonly number[]): Promise<DocRow[]> {
   const rows: Array<Record<string, unknown>> = [];
-  if (filter.since !== undefined) rows.push(...await published(db).where('post_modified_gmt', '>=', filter.since).select(DOC_COLUMNS));
-  const ids = filter.ids ?? [];
   // Within SQLite's bound on the variables of one statement.
   for (let start = 0; start < ids.length; start += 900) rows.push(...await published(db).whereIn('ID', ids.slice(start, start + 900)).select(DOC_COLUMNS));
   return rows.map(docRow);
