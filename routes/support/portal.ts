@@ -10,9 +10,9 @@
 import { sendPortalCode, consumePortalCode, invalidCode } from '../../lib/support/portal/codes';
 import { PORTAL_LIMITS, portalEmail } from '../../lib/support/portal/limits';
 import { bearerSecretOf } from '../../lib/support/bearer-secrets';
-import { PortalCustomer, portalCustomer, portalSiteOr404 } from '../../lib/support/portal/customer';
+import { PortalCustomer, portalCustomer, portalOr404 } from '../../lib/support/portal/customer';
 import { openPortalSession, resolvePortalSession, revokePortalSession } from '../../lib/support/portal/sessions';
-import { ConnectedSite } from '../../lib/support/sites/store';
+import { ConnectedSite, findSite } from '../../lib/support/sites/store';
 import { storageAvailability } from '../../lib/support/storage-check';
 import { WpError } from '../../lib/wp/errors';
 import { visitorBucket } from '../../lib/wp/http/address-key';
@@ -38,12 +38,12 @@ const sessionArgs: TypedArgs<SessionParams> = argsForOperation(portalOperations.
  * all ask. The route's `urlParams` object is made for each request (lib/wp/rest/registry.ts), so it
  * keys this request's answer and goes with the request.
  */
-const portalSites = new WeakMap<Record<string, string>, Promise<ConnectedSite | WpError>>();
+const portalSites = new WeakMap<Record<string, string>, Promise<ConnectedSite | null>>();
 
-function portalSiteOf(head: RequestHead): Promise<ConnectedSite | WpError> {
+function siteOf(head: RequestHead): Promise<ConnectedSite | null> {
   let found = portalSites.get(head.urlParams);
   if (!found) {
-    found = portalSiteOr404(head.site.db, head.urlParams.site_id ?? '');
+    found = findSite(head.site.db, head.urlParams.site_id ?? '');
     portalSites.set(head.urlParams, found);
   }
   return found;
@@ -51,18 +51,18 @@ function portalSiteOf(head: RequestHead): Promise<ConnectedSite | WpError> {
 
 /** Every portal route's first check: the site exists (404 `svc_site_not_found`) and its portal is on (404 `portal_disabled`). */
 async function portalGate(head: RequestHead): Promise<WpError | null> {
-  const found = await portalSiteOf(head);
+  const found = portalOr404(await siteOf(head));
   return found instanceof WpError ? found : null;
 }
 
+/** The site's listed addresses, with its portal on or off: a listed page can read why it is refused. */
 async function portalOrigins(head: RequestHead): Promise<string[]> {
-  const found = await portalSiteOf(head);
-  return found instanceof WpError ? [] : found.origins;
+  return (await siteOf(head))?.origins ?? [];
 }
 
 /** The site the URL names, its portal on (the gate has said so). */
 async function portalSite(req: RestRequest): Promise<ConnectedSite> {
-  const found = await portalSiteOf(req);
+  const found = portalOr404(await siteOf(req));
   if (found instanceof WpError) throw found;
   return found;
 }

@@ -4,11 +4,10 @@
  * account, so tickets are theirs by address only: a WordPress user's tickets under an older address
  * are not shown in the portal.
  */
-import { Database } from '../../wp/db/database';
 import { WpError } from '../../wp/errors';
 import { Actor } from '../tickets/actor';
 import { siteNotFound } from '../sites/caller';
-import { ConnectedSite, findSite } from '../sites/store';
+import { ConnectedSite } from '../sites/store';
 import { PortalSession } from './sessions';
 
 export interface PortalCustomer {
@@ -22,8 +21,7 @@ export function portalDisabled(): WpError {
 }
 
 /** The site a portal route names, or why it has no portal: 404 `svc_site_not_found` or `portal_disabled`. */
-export async function portalSiteOr404(db: Database, siteId: string): Promise<ConnectedSite | WpError> {
-  const found = await findSite(db, siteId);
+export function portalOr404(found: ConnectedSite | null): ConnectedSite | WpError {
   if (!found) return siteNotFound();
   return found.portal ? found : portalDisabled();
 }

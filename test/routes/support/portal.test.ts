@@ -245,6 +245,8 @@ describe('support/v1 portal sign-in', function () {
       ]) {
         assertRestError(res, 404, 'portal_disabled');
         assert.match(res.headers.vary, /Origin/);
+        // A listed page can read why (its origin is named); any other is named nowhere.
+        assert.equal(res.headers['access-control-allow-origin'], res.req.getHeader('origin') === SHOP ? SHOP : undefined);
       }
     } finally {
       await updateSite(t.site, postId, { portal: true });
