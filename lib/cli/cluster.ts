@@ -71,6 +71,6 @@ export async function runCluster(ctx: CliContext, config: SiteConfig, server: Se
     w.process.kill('SIGTERM');
   }));
   const codes = await Promise.all(exits);
-  if (metrics) await closeServer(metrics.server, 0);
+  if (metrics) await closeServer(metrics.server);
   return codes.every((c) => c === 0) ? 0 : 1;
 }

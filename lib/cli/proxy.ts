@@ -18,7 +18,7 @@ import { CliContext } from './context';
 import { HttpLimits, PROXY_HTTP_LIMITS, loadHttpLimits } from './http-server';
 import { nginxCommand } from './nginx';
 import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
-import { bindThenOpen, closeServer, observe, readinessChecks, stopRequested, stopWorker } from './serve';
+import { bindThenOpen, closeServer, exitPromptly, observe, readinessChecks, stopRequested, stopWorker } from './serve';
 import { shadowStatusLines } from './shadow';
 
 export const PROXY_HELP = `usage: understudy proxy --upstream=<url> [--port=<port>] [--host=<host>] [--routes=<file>]
@@ -82,6 +82,7 @@ export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<num
   logger.info(`${reason}: shutting down`);
   await running.close();
   for (const text of shadowStatusLines(running.proxy.stats.snapshot(running.proxy.queue.pending))) ctx.stderr.write(`${text}\n`);
+  exitPromptly(ctx);
   return 0;
 }
 
@@ -118,10 +119,10 @@ export async function startProxy(
     proxy,
     async close() {
       seen.health.stopping();
-      await closeServer(bound.httpServer, runtime.shutdownTimeoutMs);
+      await bound.drain(runtime.shutdownTimeoutMs);
       await proxy.close();
       if (worker) await stopWorker(site, worker, logger);
-      if (seen.metricsServer) await closeServer(seen.metricsServer, 0);
+      if (seen.metricsServer) await closeServer(seen.metricsServer);
       await site.db.close();
     },
   };

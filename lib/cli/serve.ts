@@ -29,6 +29,7 @@ import { startJobWorker } from '../worker';
 import { CliError, parseCommandArgs, stringFlag } from './args';
 import { runCluster, workerCount } from './cluster';
 import { CliContext, displayHost, line, openConfiguredSite } from './context';
+import { trackConnections } from './drain';
 import { HttpLimits, SERVE_HTTP_LIMITS, createHttpServer, loadHttpLimits } from './http-server';
 import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
 
@@ -74,6 +75,7 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   const reason = await stopRequested(ctx);
   logger.info(`${reason}: shutting down`);
   await running.close();
+  exitPromptly(ctx);
   return 0;
 }
 
@@ -140,9 +142,9 @@ export async function startServer(
     site: bound.site,
     async close() {
       seen.health.stopping();
-      await closeServer(bound.httpServer, runtime.shutdownTimeoutMs);
+      await bound.drain(runtime.shutdownTimeoutMs);
       await stopWorker(bound.site, worker, logger);
-      if (seen.metricsServer) await closeServer(seen.metricsServer, 0);
+      if (seen.metricsServer) await closeServer(seen.metricsServer);
       await bound.site.db.close();
     },
   };
@@ -163,6 +165,8 @@ export async function stopWorker(site: Site, worker: JobWorker, logger: Logger):
 /** A listening server and the site opened at its address; it answers 503 until given its handler. */
 export interface BoundSite {
   httpServer: http.Server;
+  /** Stops accepting and lets requests in flight finish (drain.ts). */
+  drain(ms: number): Promise<void>;
   url: string;
   site: Site;
   answerWith(handler: RequestHandler): void;
@@ -179,13 +183,14 @@ export async function bindThenOpen(
 ): Promise<BoundSite> {
   let handler: RequestHandler | null = null;
   const httpServer = createHttpServer(limits, frontDoor(door, () => handler), logger);
+  const { drain } = trackConnections(httpServer);
   await listen(httpServer, server);
   const url = `http://${displayHost(server.host)}:${(httpServer.address() as AddressInfo).port}`;
   try {
     const { site } = await openConfiguredSite(ctx, config, { logger, siteUrl: url });
-    return { httpServer, url, site, answerWith: (h) => { handler = h; } };
+    return { httpServer, drain, url, site, answerWith: (h) => { handler = h; } };
   } catch (err) {
-    await closeServer(httpServer, 0);
+    await closeServer(httpServer);
     throw err;
   }
 }
@@ -200,23 +205,20 @@ export function listen(server: http.Server, { port, host }: ServerConfig): Promi
   });
 }
 
-/**
- * Stops accepting connections and lets requests in flight finish (answers sent while stopping close
- * their connection), for up to `drainMs`; then cuts what is left. Idle keep-alive connections are
- * closed as they become idle.
- */
-export function closeServer(server: http.Server, drainMs: number): Promise<void> {
+/** Closes a server and every connection to it at once (the metrics port, a start that failed). */
+export function closeServer(server: http.Server): Promise<void> {
   return new Promise((resolve) => {
-    const idle = setInterval(() => server.closeIdleConnections(), 100);
-    const cut = setTimeout(() => server.closeAllConnections(), drainMs);
-    cut.unref();
-    server.close(() => {
-      clearTimeout(cut);
-      clearInterval(idle);
-      resolve();
-    });
-    server.closeIdleConnections();
+    server.close(() => resolve());
+    server.closeAllConnections();
   });
+}
+
+/**
+ * After a shutdown asked for by a signal, the process ends even if a released job's handler is
+ * still waiting on the network (its job is back in the queue; its late result would be refused).
+ */
+export function exitPromptly(ctx: CliContext): void {
+  if (!ctx.signal) setTimeout(() => process.exit(process.exitCode ?? 0), 200).unref();
 }
 
 /** Resolves with what asked the server to stop: the context's abort signal, or SIGINT/SIGTERM. */
