@@ -100,9 +100,12 @@ export async function observe(ctx: CliContext, runtime: RuntimeOptions, logger: 
     log: createRequestLogger(ctx.stderr as NodeJS.WritableStream, runtime.logFormat),
   };
   let metricsServer: http.Server | undefined;
-  // A worker's metrics reach the primary's port through prom-client's cluster messages.
-  if (runtime.clusterWorker) AggregatorRegistry.setRegistries([metrics.registry]);
-  else if (runtime.metricsPort !== undefined) {
+  // A worker's metrics reach the primary's port through prom-client's cluster messages, whose
+  // listener an AggregatorRegistry's construction installs.
+  if (runtime.clusterWorker) {
+    void new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([metrics.registry]);
+  } else if (runtime.metricsPort !== undefined) {
     const started = await startMetricsServer(metrics.registry, runtime.metricsHost, runtime.metricsPort);
     metricsServer = started.server;
     logger.info(`Metrics for Prometheus at ${started.url}`);
