@@ -47,9 +47,13 @@ export async function runCluster(ctx: CliContext, config: SiteConfig, server: Se
   if (metrics) logger.info(`Metrics for Prometheus (all workers) at ${metrics.url}`);
 
   let stopping = false;
+  let listening = 0;
+  let allListening: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => { allListening = resolve; });
   cluster.setupPrimary({ exec: process.argv[1], args: process.argv.slice(2), silent: false });
   const fork = () => {
     const worker = cluster.fork();
+    worker.once('listening', () => { if (++listening === count) allListening(); });
     worker.once('exit', (code, signal) => {
       if (stopping) return;
       logger.warn(`worker ${worker.process.pid} exited (${signal ?? `status ${code}`}); starting another`);
@@ -57,10 +61,13 @@ export async function runCluster(ctx: CliContext, config: SiteConfig, server: Se
     });
   };
   for (let i = 0; i < count; i++) fork();
-  logger.info(`Understudy is serving ${config.description} at ${url} with ${count} workers`);
-  if (seeded) for (const text of demoSignIns(url)) line(ctx, text);
-
-  const reason = await stopRequested(ctx);
+  // Said once every worker listens, so that whoever waits for this line finds them all answering.
+  const stop = stopRequested(ctx);
+  if (await Promise.race([ready.then(() => true), stop.then(() => false)])) {
+    logger.info(`Understudy is serving ${config.description} at ${url} with ${count} workers`);
+    if (seeded) for (const text of demoSignIns(url)) line(ctx, text);
+  }
+  const reason = await stop;
   stopping = true;
   logger.info(`${reason}: shutting down ${Object.keys(cluster.workers ?? {}).length} workers`);
   const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => Boolean(w));
