@@ -1,0 +1,122 @@
+/**
+ * The mail-intake part of `npm run bench`: signed relay messages of about 20 KB (a real MIME message:
+ * a text part, an HTML part and a small PNG attachment) posted to POST /support/v1/webhooks/relay/<key>
+ * at 16 connections, then a check that every message answered 202 is stored (its ticket, message and
+ * file, and the original message, which intake keeps). A fresh MariaDB database each run (`<database>_mail`), so the count is exact.
+ *
+ *   npm run bench -- --suite=mail [--connections=16] [--duration=10]
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import mysql from 'mysql2/promise';
+import { openSite } from '../lib/boot';
+import { memoryLogger } from '../lib/logger';
+import { addMailbox } from '../lib/support/mailboxes/admin';
+import { relaySignature } from '../lib/support/inbound/signature';
+import { SALTS, benchConfig, benchTarget } from './fixture';
+import { BenchRequest, Result, freePort, log, measure, startServer, stop } from './harness';
+
+const DATA_DIR = '/tmp/understudy-bench-mail';
+/** A small attachment: 12 KB of bytes behind a PNG signature (typed by its bytes on the way in). */
+const ATTACHMENT = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(12 * 1024)]).toString('base64').replace(/.{76}/g, '$&\r\n');
+const TEXT = 'Hello support,\r\n\r\nMy order has not arrived and the tracking page shows nothing since Monday. '.repeat(12);
+
+export async function mailSuite(connections: number, duration: number): Promise<Result[]> {
+  const url = mailDatabaseUrl();
+  const { routeKey, secret } = await freshMailSite(url);
+  const port = await freePort();
+  const env = { DATABASE_URL: url, ...SALTS, WP_ENVIRONMENT_TYPE: 'local', PORT: String(port), UNDERSTUDY_DATA_DIR: DATA_DIR };
+  const server = await startServer(['serve'], env);
+  let result: Result;
+  try {
+    const sample = message(0);
+    log(`mail intake: messages of ${(sample.length / 1024).toFixed(1)} KB; ${connections} connections, ${duration} s`);
+    result = await measure(`Understudy POST /webhooks/relay (${(sample.length / 1024).toFixed(0)} KB MIME)`, {
+      url: `http://127.0.0.1:${port}`, requests: [relayRequest(routeKey, secret)], connections, duration, server, cold: true,
+    });
+  } finally {
+    await stop(server);
+  }
+  // Every 202 must be stored; requests still in flight when the run ended are stored without being counted.
+  const stored = await storedCounts(url);
+  log(`  answered 202: ${result.ok}; stored: ${stored.receipts} receipts, ${stored.messages} messages, ${stored.files} files (each message's PNG and original)`);
+  if (stored.receipts < result.ok || stored.messages < result.ok || stored.files < 2 * result.ok || stored.receipts > result.ok + connections) {
+    throw new Error(`mail intake lost messages: ${result.ok} answered 202, ${JSON.stringify(stored)} stored`);
+  }
+  return [result];
+}
+
+function mailDatabaseUrl(): string {
+  const base = new URL(process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/understudy_bench');
+  base.pathname = `${base.pathname.replace(/\/$/, '')}_mail`;
+  return base.toString();
+}
+
+/** A new database with one mailbox: its route key and relay secret. */
+async function freshMailSite(url: string): Promise<{ routeKey: string; secret: string }> {
+  const target = benchTarget(url);
+  const admin = await mysql.createConnection({ host: target.host, port: target.port, user: target.user, password: target.password });
+  await admin.query(`DROP DATABASE IF EXISTS \`${target.database}\``);
+  await admin.query(`CREATE DATABASE \`${target.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci`);
+  await admin.end();
+  fs.rmSync(DATA_DIR, { recursive: true, force: true });
+  const { site } = await openSite({ ...benchConfig(target), dataDir: DATA_DIR }, { logger: memoryLogger() });
+  try {
+    const issued = await addMailbox(site, 'bench', { address: 'support@bench.example' });
+    return { routeKey: issued.routeKey, secret: issued.relaySecret };
+  } finally {
+    await site.db.close();
+  }
+}
+
+/** Each request a new message, signed as a relay signs it. */
+function relayRequest(routeKey: string, secret: string): BenchRequest {
+  let serial = 0;
+  return {
+    method: 'POST',
+    path: `/wp-json/support/v1/webhooks/relay/${routeKey}`,
+    setupRequest(req) {
+      const body = message(++serial);
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const delivery = randomUUID();
+      return {
+        ...req, body,
+        headers: {
+          ...req.headers, 'content-type': 'message/rfc822', 'x-svc-timestamp': timestamp, 'x-svc-delivery': delivery,
+          'x-svc-signature': relaySignature(secret, routeKey, timestamp, delivery, body),
+        },
+      };
+    },
+  };
+}
+
+function message(serial: number): Buffer {
+  const boundary = `bench-${serial}-mixed`;
+  const alternative = `bench-${serial}-alt`;
+  return Buffer.from([
+    `From: Customer ${serial % 500} <customer${serial % 500}@example.net>`, 'To: support@bench.example', `Subject: Order ${serial} has not arrived`,
+    `Message-ID: <bench-${serial}-${randomUUID()}@example.net>`, `Date: ${new Date().toUTCString()}`, 'MIME-Version: 1.0',
+    `Content-Type: multipart/mixed; boundary="${boundary}"`, '',
+    `--${boundary}`, `Content-Type: multipart/alternative; boundary="${alternative}"`, '',
+    `--${alternative}`, 'Content-Type: text/plain; charset=utf-8', '', TEXT, '',
+    `--${alternative}`, 'Content-Type: text/html; charset=utf-8', '', `<p>${TEXT.replace(/\r\n/g, '<br>')}</p>`, '',
+    `--${alternative}--`, '',
+    `--${boundary}`, 'Content-Type: image/png; name="tracking.png"', 'Content-Disposition: attachment; filename="tracking.png"',
+    'Content-Transfer-Encoding: base64', '', ATTACHMENT, '', `--${boundary}--`, '',
+  ].join('\r\n'));
+}
+
+async function storedCounts(url: string): Promise<{ receipts: number; messages: number; files: number }> {
+  const { site } = await openSite({ ...benchConfig(benchTarget(url)), dataDir: DATA_DIR }, { logger: memoryLogger() });
+  try {
+    const { knex, tables } = site.db;
+    const count = async (query: ReturnType<typeof knex>) => Number(((await query.count({ n: '*' }).first()) as { n: number }).n);
+    return {
+      receipts: await count(knex(tables.svc('mail_receipts')).whereNotNull('ticket_id')),
+      messages: await count(knex(tables.posts).where({ post_type: 'svc_message' })),
+      files: await count(knex(tables.posts).where({ post_type: 'attachment' })),
+    };
+  } finally {
+    await site.db.close();
+  }
+}

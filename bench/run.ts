@@ -1,0 +1,37 @@
+/**
+ * `npm run bench`: builds the server, then measures each suite against the bare Express route on the
+ * same machine in the same run (docs/performance.md records the figures).
+ *
+ *   npm run bench -- [--suite=tickets,mail] [--connections=16] [--duration=10] [suite options]
+ *   tickets: --tickets=100000 --indexes=both|on|off --writes=<per second>   (bench/tickets.ts)
+ *   mail:    signed ~20 KB relay messages, every 202 checked stored          (bench/mail.ts)
+ */
+import { execFileSync } from 'node:child_process';
+import { ROOT, Result, benchArgs, log, measureBareExpress, report } from './harness';
+import { mailSuite } from './mail';
+import { ticketsSuite } from './tickets';
+
+const SUITES: Record<string, (args: Record<string, string>, connections: number, duration: number) => Promise<Result[]>> = {
+  tickets: ticketsSuite,
+  mail: (_args, connections, duration) => mailSuite(connections, duration),
+};
+
+async function main(): Promise<void> {
+  const args = benchArgs();
+  const suites = (args.suite ?? Object.keys(SUITES).join(',')).split(',');
+  const unknown = suites.filter((s) => !SUITES[s]);
+  if (unknown.length) throw new Error(`unknown suite ${unknown.join(', ')}: choose from ${Object.keys(SUITES).join(', ')}`);
+  const connections = Number(args.connections ?? 16);
+  const duration = Number(args.duration ?? 10);
+  log('building the server (npm run build)…');
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  for (const suite of suites) {
+    const results = [await measureBareExpress(connections, duration), ...(await (SUITES[suite] as (typeof SUITES)[string])(args, connections, duration))];
+    report(`${suite} (${connections} connections, ${duration} s per run)`, results);
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
