@@ -91,17 +91,34 @@ export async function fileFingerprints(files: IncomingFile[] | undefined): Promi
 
 /** Writes the file under `svc-private/YYYY/MM/`; returns the path relative to the uploads folder. */
 export async function saveAttachmentFile(uploadsDir: string, file: IncomingFile, nowMs: number): Promise<string> {
-  const filename = file.filename;
   const date = new Date(nowMs);
   const folder = path.posix.join(PRIVATE_FOLDER, String(date.getUTCFullYear()), String(date.getUTCMonth() + 1).padStart(2, '0'));
-  await ensurePrivateFolder(uploadsDir);
-  await fs.mkdir(path.join(uploadsDir, folder), { recursive: true });
-  const ext = path.extname(cleanFilename(filename)).toLowerCase().replace(/[^.a-z0-9]/g, '').slice(0, 10);
+  const ext = path.extname(cleanFilename(file.filename)).toLowerCase().replace(/[^.a-z0-9]/g, '').slice(0, 10);
   const relative = path.posix.join(folder, `${randomBytes(16).toString('hex')}${ext}`);
   const target = path.join(uploadsDir, relative);
-  if ('data' in file) await fs.writeFile(target, file.data, { flag: 'wx' });
-  else await fs.copyFile(file.path, target, fs.constants.COPYFILE_EXCL);
+  const write = () => ('data' in file ? fs.writeFile(target, file.data, { flag: 'wx' }) : fs.copyFile(file.path, target, fs.constants.COPYFILE_EXCL));
+  await ensureFolder(uploadsDir, folder);
+  try {
+    await write();
+  } catch (err) {
+    // The folder was made by this process once and removed since (a cleanup, a restore): again.
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    readyFolders.clear();
+    await ensureFolder(uploadsDir, folder);
+    await write();
+  }
   return relative;
+}
+
+/** Folders this process has made ready: a busy mailbox's files cost one write each, not five calls. */
+const readyFolders = new Set<string>();
+
+async function ensureFolder(uploadsDir: string, folder: string): Promise<void> {
+  const full = path.join(uploadsDir, folder);
+  if (readyFolders.has(full)) return;
+  await ensurePrivateFolder(uploadsDir);
+  await fs.mkdir(full, { recursive: true });
+  readyFolders.add(full);
 }
 
 /** Reads a stored file; a path that leaves the private folder is refused. */
