@@ -3,6 +3,7 @@
  * `/wp-admin/admin-ajax.php`, over one Site. The app is built without listening, so tests import it.
  */
 import express, { Express, NextFunction, Request, Response } from 'express';
+import { frontPage } from './front-page';
 import { AjaxRegistry, serveAjax } from './wp/ajax/dispatcher';
 import { registerCoreAjaxActions } from './wp/ajax/core-actions';
 import { parsePhpQuery } from './wp/http/php-query';
@@ -60,6 +61,10 @@ export function createApp(site: Site, surface: Surface = buildSurface(), options
     return serveRest(query.rest_route)(req, res, next);
   });
   app.all(/^\/(?:index\.php\/)?wp-json(\/.*)?$/, (req, res, next) => serveRest(decodePath(req.params[0]))(req, res, next));
+  // The front page, for API discovery and for a newcomer (lib/front-page.ts).
+  app.get('/', (req, res, next) => {
+    frontPage(site, req, res).catch(next);
+  });
   app.all('/wp-admin/admin-ajax.php', (req, res, next) => {
     serveAjax(site, surface.ajax, req, res).catch(next);
   });

@@ -9,7 +9,6 @@ import { Logger, consoleLogger } from '../logger';
 import { Proxy, createProxy } from '../proxy/server';
 import { loadRouting } from '../proxy/routing';
 import { loadRules } from '../replay/rules';
-import { checkSupportDeskAtStartup } from '../support/startup';
 import { ServerConfig, SiteConfig, loadServerConfig, loadSiteConfig } from '../wp/config';
 import { Site } from '../wp/site';
 import { startJobWorker } from '../worker';
@@ -18,7 +17,7 @@ import { CliContext } from './context';
 import { HttpLimits, PROXY_HTTP_LIMITS, loadHttpLimits } from './http-server';
 import { nginxCommand } from './nginx';
 import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
-import { bindThenOpen, closeServer, exitPromptly, observe, readinessChecks, stopRequested, stopWorker } from './serve';
+import { bindThenOpen, checkAtStartup, closeServer, exitPromptly, observe, readinessChecks, stopRequested, stopWorker } from './serve';
 import { shadowStatusLines } from './shadow';
 
 export const PROXY_HELP = `usage: understudy proxy --upstream=<url> [--port=<port>] [--host=<host>] [--routes=<file>]
@@ -110,7 +109,7 @@ export async function startProxy(
   bound.answerWith(proxy.handler);
   // As under `serve`, the job worker runs the jobs Understudy's served routes queue (docs/outbound.md);
   // CASE: not over a shadow-writes copy, whose jobs the PHP site has already done for real.
-  await checkSupportDeskAtStartup(site, logger);
+  await checkAtStartup(site, logger);
   const worker = routing.shadow.writes ? null : startJobWorker(site, { stopTimeoutMs: runtime.shutdownTimeoutMs });
   seen.health.ready(readinessChecks(site));
   return {
