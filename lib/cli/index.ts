@@ -9,6 +9,7 @@ import { CliContext, Writer } from './context';
 import { JOBS_HELP, jobsCommand } from './jobs';
 import { MAILBOX_HELP, mailboxCommand } from './mailbox';
 import { DB_HELP, dbCommand } from './db';
+import { DOC_HELP, docCommand } from './doc';
 import { OPTION_HELP, optionCommand } from './option';
 import { NGINX_HELP, nginxCommand } from './nginx';
 import { PROXY_HELP, proxyCommand } from './proxy';
@@ -34,6 +35,7 @@ Commands:
   nginx     Print an nginx configuration from the proxy's routing file.
   shadow    Show shadow match rates of a running proxy: understudy shadow status.
   db        Add, remove or show the opt-in svc_* indexes (db index add|remove|status).
+  doc       Show readers' feedback on docs: understudy doc stats [<id>].
   seed      Write many tickets for benchmarks (seed --tickets=<n>).
   help      Show this help, or a command's: understudy help <command>.
 
@@ -59,6 +61,7 @@ const COMMANDS: Record<string, Command> = {
   nginx: { help: NGINX_HELP, run: nginxCommand },
   shadow: { help: SHADOW_HELP, run: shadowCommand },
   db: { help: DB_HELP, run: dbCommand },
+  doc: { help: DOC_HELP, run: docCommand },
   seed: { help: SEED_HELP, run: seedCommand },
 };
 

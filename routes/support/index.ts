@@ -4,6 +4,7 @@ import { RestRegistry } from '../../lib/wp/rest/registry';
 import { RouteDeclaration } from '../../lib/wp/rest/route';
 import { ticketAttachment } from './attachments';
 import { ticketDelivery } from './deliveries';
+import { docFeedback, docsSearch } from './docs';
 import { ticketMessages } from './messages';
 import { portalScriptPage } from './pages';
 import { ticketItem, ticketsCollection } from './tickets';
@@ -16,6 +17,7 @@ const SUPPORT_ROUTES: RouteDeclaration[] = [
   ticketsCollection, ticketItem, ticketMessages, ticketDelivery, ticketAttachment,
   relayWebhook, inboundWebhook,
   siteTickets, portalConfig, portalCode, portalSession,
+  docsSearch, docFeedback,
   portalTickets, portalTicketItem, portalTicketMessages, portalTicketAttachment,
 ];
 
