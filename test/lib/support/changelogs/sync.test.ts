@@ -16,6 +16,7 @@ import { Product, findProductById } from '../../../../lib/support/changelogs/sto
 import { probeSource, syncProduct } from '../../../../lib/support/changelogs/sync';
 import { updateProduct } from '../../../../lib/support/changelogs/writes';
 import { changelogSyncHandler } from '../../../../lib/support/jobs/handlers/changelog-sync';
+import { jobHandlers } from '../../../../lib/worker';
 import { Listening, listen } from '../../../harness/http';
 import { OracleSite, openOracle } from '../../../harness/oracle';
 
@@ -191,6 +192,7 @@ describe('changelog sync from an HTTP source', function () {
   });
 
   it('runs on the schedule as changelog_sync jobs, once per product and interval', async () => {
+    assert.ok(jobHandlers()[CHANGELOG_SYNC_JOB], 'every server worker runs the kind');
     const knex = oracle.site.db.knex;
     // Only this test's product has a source that is due: the others synced just now.
     await knex('wp_svc_jobs').where({ kind: CHANGELOG_SYNC_JOB }).del();
