@@ -5,6 +5,7 @@
  */
 import { ALERTS_HELP, alertsCommand } from './alerts';
 import { CliError } from './args';
+import { CHANGELOG_HELP, changelogCommand } from './changelog';
 import { CliContext, Writer } from './context';
 import { JOBS_HELP, jobsCommand } from './jobs';
 import { MAILBOX_HELP, mailboxCommand } from './mailbox';
@@ -30,6 +31,7 @@ Commands:
   alerts    Send a test team alert: understudy alerts test.
   mailbox   Add, list, change mailboxes and rotate their token or relay secret.
   site      Create, list, show, change, delete connected sites and rotate their key.
+  changelog List and create product changelogs, and sync them from their source.
   replay    Replay a capture (HAR or JSON) against a site and compare the answers.
   proxy     Stand in front of the PHP site: serve, pass or shadow per route.
   nginx     Print an nginx configuration from the proxy's routing file.
@@ -56,6 +58,7 @@ const COMMANDS: Record<string, Command> = {
   alerts: { help: ALERTS_HELP, run: alertsCommand },
   mailbox: { help: MAILBOX_HELP, run: mailboxCommand },
   site: { help: SITE_HELP, run: siteCommand },
+  changelog: { help: CHANGELOG_HELP, run: changelogCommand },
   replay: { help: REPLAY_HELP, run: replayCommand },
   proxy: { help: PROXY_HELP, run: proxyCommand },
   nginx: { help: NGINX_HELP, run: nginxCommand },

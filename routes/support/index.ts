@@ -3,8 +3,11 @@ import { PageDeclaration, PageRegistry } from '../../lib/wp/pages';
 import { RestRegistry } from '../../lib/wp/rest/registry';
 import { RouteDeclaration } from '../../lib/wp/rest/route';
 import { ticketAttachment } from './attachments';
+import { changelogReleases, changelogsCollection } from './changelogs';
+import { changelogParse, changelogProbe, changelogSync } from './changelogs-admin';
 import { ticketDelivery } from './deliveries';
 import { docFeedback, docsSearch } from './docs';
+import { changelogFeedFormatPage, changelogFeedPage } from './feeds';
 import { ticketMessages } from './messages';
 import { portalScriptPage } from './pages';
 import { ticketItem, ticketsCollection } from './tickets';
@@ -18,11 +21,12 @@ const SUPPORT_ROUTES: RouteDeclaration[] = [
   relayWebhook, inboundWebhook,
   siteTickets, portalConfig, portalCode, portalSession,
   docsSearch, docFeedback,
+  changelogsCollection, changelogParse, changelogProbe, changelogSync, changelogReleases,
   portalTickets, portalTicketItem, portalTicketMessages, portalTicketAttachment,
 ];
 
 /** Plain pages the plugin serves outside wp-json (scripts, feeds). */
-const SUPPORT_PAGES: PageDeclaration[] = [portalScriptPage];
+const SUPPORT_PAGES: PageDeclaration[] = [portalScriptPage, changelogFeedPage, changelogFeedFormatPage];
 
 export function registerSupportRoutes(rest: RestRegistry, pages: PageRegistry): void {
   for (const route of SUPPORT_ROUTES) rest.register(route);
