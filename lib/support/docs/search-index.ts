@@ -113,6 +113,11 @@ export class DocIndex {
     return this.docs.get(id);
   }
 
+  /** Every doc the index holds (the chat assistant's passage index follows them: lib/support/chat/retrieval.ts). */
+  allDocs(): IterableIterator<IndexedDoc> {
+    return this.docs.values();
+  }
+
   collectionsOf(id: number): readonly string[] {
     return this.collections.get(id) ?? [];
   }

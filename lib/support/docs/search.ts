@@ -22,7 +22,7 @@ const PHRASE_IN_TITLE = 3;
 const PHRASE_IN_TEXT = 1.6;
 
 /** Words that say little about what a reader wants: left out of the query when it has others. */
-const STOP_WORDS = new Set((
+export const STOP_WORDS = new Set((
   'a an and are as at be but by can do does for from how i if in into is it its me my no not of on or our so ' +
   'that the their then there these this to was we what when where which who why will with you your'
 ).split(' '));
