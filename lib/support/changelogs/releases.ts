@@ -24,7 +24,7 @@ export async function productSummaries(site: Site): Promise<ProductSummary[]> {
 }
 
 /** The newest stable release's version, else the newest release's, else null. */
-export function latestVersion(heads: ReleaseHead[]): string | null {
+function latestVersion(heads: ReleaseHead[]): string | null {
   const newest = (list: ReleaseHead[]) => list.map((h) => h.version).sort(newestFirst)[0] ?? null;
   return newest(heads.filter((h) => h.stability === 'stable')) ?? newest(heads);
 }

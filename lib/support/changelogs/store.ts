@@ -35,7 +35,7 @@ export const RELEASE_META = {
   undated: '_svc_undated',
 } as const;
 
-export const STABILITIES = releaseSchema.properties.stability.enum;
+const STABILITIES = releaseSchema.properties.stability.enum;
 export type Stability = (typeof STABILITIES)[number];
 
 /** Where sync reads a product's releases: a readme.txt, a CHANGELOG.md, GitHub-releases-style JSON, or whichever the content is. */
@@ -152,7 +152,7 @@ export async function releasesOf(db: Database, heads: ReleaseHead[]): Promise<St
 
 /** Stored stability when it is one of ours, else what the version says. */
 function stabilityOf(stored: string | undefined, version: string): Stability {
-  if (stored === 'stable' || stored === 'pre-release') return stored;
+  if (stored !== undefined && (STABILITIES as readonly string[]).includes(stored)) return stored as Stability;
   return isPrerelease(version) ? 'pre-release' : 'stable';
 }
 
