@@ -145,6 +145,7 @@ export class DocIndex {
     const published = new Set(ids);
     for (const id of this.docs.keys()) if (!published.has(id)) this.remove(id);
     const wanted = new Set(ids.filter((id) => !this.docs.has(id)));
+    // Until a doc has been seen, every published doc is in `wanted` already.
     if (this.newest !== null) {
       // Dates first, rows only for what changed: after a bulk import many docs share the newest date.
       for (const [id, modified] of await docsModifiedSince(this.site.db, secondsBefore(this.newest, CLOCK_MARGIN_SECONDS))) {
@@ -158,7 +159,6 @@ export class DocIndex {
       // Indexing thousands of docs takes seconds: other requests are served in between.
       if (++done % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     }
-    this.newest ??= '';
   }
 
   private setCollections(collections: Map<number, string[]>): void {
@@ -231,5 +231,5 @@ function groupPairs(pairs: Array<[number, string]>): Map<number, string[]> {
 /** A UTC `YYYY-MM-DD HH:MM:SS` moved back by `seconds` (the same format, for comparing in SQL). */
 function secondsBefore(datetime: string, seconds: number): string {
   const ms = Date.parse(`${datetime.replace(' ', 'T')}Z`);
-  return Number.isFinite(ms) ? mysqlDateTime(ms - seconds * 1000) : '0000-00-00 00:00:00';
+  return Number.isFinite(ms) ? mysqlDateTime(ms - seconds * 1000) : '1970-01-01 00:00:00';
 }

@@ -10,6 +10,7 @@ import { createApp } from '../../../lib/app';
 import { FEEDBACK_META, VOTES_PER_HOUR } from '../../../lib/support/docs/feedback';
 import { forgetDocIndex } from '../../../lib/support/docs/search-index';
 import { insertDocs } from '../../../lib/support/docs/store';
+import { createConnectedSite } from '../../../lib/support/sites/admin';
 import { postMetaFor, singleMetaValues } from '../../../lib/wp/posts';
 import { TestSite, openTestSite } from '../../harness/outbound';
 import { API } from '../../harness/support';
@@ -82,10 +83,14 @@ describe('support/v1 docs', function () {
       assertRestError(await search({ q: 'x'.repeat(201) }), 400, 'rest_invalid_param');
     });
 
-    it('an unknown site finds nothing, without an error', async () => {
+    it('an unknown site, or one that shows no collection, finds nothing, without an error', async () => {
       const res = await search({ q: 'widget', site: 'unknownsite1' });
       assert.equal(res.status, 200);
       assert.deepEqual(res.body, []);
+      const bare = await createConnectedSite(t.site, { name: 'No docs', origins: [] });
+      assert.deepEqual((await search({ q: 'widget', site: bare.site.siteId })).body, []);
+      const shows = await createConnectedSite(t.site, { name: 'Widgets', origins: [], docCollections: ['widgets'] });
+      assert.equal((await search({ q: 'widget', site: shows.site.siteId })).body.length, 8);
     });
   });
 

@@ -74,6 +74,12 @@ describe('docs search freshness (changes made behind Understudy’s back)', func
     await eventually(found({ q: 'webhooks' }, id), BOUND_MS);
   });
 
+  it('a doc imported with an old date (before every other) is found within 2 s', async () => {
+    const id = await phpInsertDoc('Archived handbook', 'Imported from the old wiki.', 'guides');
+    await knex(tables().posts).where({ ID: id }).update({ post_date: '2019-01-01 00:00:00', post_date_gmt: '2019-01-01 00:00:00', post_modified: '2019-01-01 00:00:00', post_modified_gmt: '2019-01-01 00:00:00' });
+    await eventually(found({ q: 'handbook' }, id), BOUND_MS);
+  });
+
   it('an edited doc is found by its new words within 2 s, and no longer by the old ones', async () => {
     const id = await phpInsertDoc('Exporting tickets', 'Download a spreadsheet of tickets.', 'guides');
     await eventually(found({ q: 'spreadsheet' }, id), BOUND_MS);
