@@ -62,6 +62,9 @@ export async function upsertReleases(site: Site, productId: number, releases: Pa
     releaseDates.set(date, await siteDates(site.options, Date.parse(`${date}T00:00:00Z`)));
   }
   return writeSupport(site, {}, async (ctx) => {
+    // Two syncs of one product (the route and a job) take turns here: the second then reads what the
+    // first stored, instead of inserting the same versions again.
+    await ctx.trx(ctx.tables.posts).where({ ID: productId }).forUpdate().first('ID');
     const stored = await releaseHeads(ctx.trx, site.db, [productId], true);
     const result: UpsertResult = { added: 0, updated: 0 };
     for (const release of releases) {

@@ -126,6 +126,15 @@ describe('changelog sync from an HTTP source', function () {
     }
   });
 
+  it('stores each version once when two syncs of one product run at the same time', async () => {
+    const p = await product('/CHANGELOG.md');
+    const outcomes = await Promise.all([syncProduct(oracle.site, p, LIMITS), syncProduct(oracle.site, p, LIMITS), syncProduct(oracle.site, p, LIMITS)]);
+    assert.ok(outcomes.every((o) => o.ok));
+    assert.equal(outcomes.reduce((sum, o) => sum + o.added, 0), 6);
+    const titles = (await releaseRows(p)).rows.map((r: { post_title: string }) => r.post_title);
+    assert.deepEqual([titles.length, new Set(titles).size], [6, 6]);
+  });
+
   it('follows a redirect to another http URL', async () => {
     const outcome = await syncProduct(oracle.site, await product('/moved'), LIMITS);
     assert.deepEqual([outcome.ok, outcome.added], [true, 5]);
