@@ -4,7 +4,7 @@
  * does, and fails (status 1) when the source could not be read; nothing is changed then.
  */
 import { ChangelogError, createProduct, findProduct } from '../support/changelogs/admin';
-import { feedPath } from '../support/changelogs/feed';
+import { feedPath } from '../support/changelogs/feed-urls';
 import { ProductSummary, productSummaries } from '../support/changelogs/releases';
 import { Product } from '../support/changelogs/store';
 import { syncProduct } from '../support/changelogs/sync';

@@ -5,9 +5,8 @@
  *   default 10), `stable` (true or 1 hides pre-releases), `since` (only newer versions), with
  *   WordPress's collection headers (X-WP-Total, X-WP-TotalPages, Link).
  */
-import { feedPath } from '../../lib/support/changelogs/feed';
-import { ProductView, presentRelease } from '../../lib/support/changelogs/present';
-import { ProductSummary, productReleases, productSummaries } from '../../lib/support/changelogs/releases';
+import { ProductView, presentProduct, presentRelease } from '../../lib/support/changelogs/present';
+import { productReleases, productSummaries } from '../../lib/support/changelogs/releases';
 import { findProductBySlug } from '../../lib/support/changelogs/store';
 import { isVersion } from '../../lib/support/changelogs/version';
 import { WpError } from '../../lib/wp/errors';
@@ -47,10 +46,6 @@ export const changelogReleases: RouteDeclaration = {
 async function listChangelogs(req: RestRequest): Promise<ProductView[]> {
   const home = await req.site.homeUrl();
   return (await productSummaries(req.site)).map((s) => presentProduct(s, home));
-}
-
-function presentProduct({ product, latest, releases }: ProductSummary, home: string): ProductView {
-  return { slug: product.slug, name: product.name, type: product.type, url: product.url, latest, releases, feed: `${home}${feedPath(product.slug)}` };
 }
 
 async function listReleases(req: RestRequest<unknown, ReleasesParams>): Promise<RestResponse> {

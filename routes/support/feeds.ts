@@ -7,7 +7,8 @@
  * or a release in it); If-None-Match, else If-Modified-Since, gets a 304 when nothing changed.
  */
 import { createHash } from 'node:crypto';
-import { FEED_FORMATS, FeedFormat, buildFeed } from '../../lib/support/changelogs/feed';
+import { buildFeed } from '../../lib/support/changelogs/feed';
+import { FEED_FORMATS, FeedFormat } from '../../lib/support/changelogs/feed-urls';
 import { findProductBySlug } from '../../lib/support/changelogs/store';
 import { PageAnswer, PageDeclaration, PageRequest } from '../../lib/wp/pages';
 

@@ -7,12 +7,10 @@
 import { Feed } from './esm';
 import { escHtml } from '../../wp/formatting';
 import { Site } from '../../wp/site';
+import { FeedFormat, feedPath } from './feed-urls';
 import { presentRelease } from './present';
 import { productReleases } from './releases';
 import { Product } from './store';
-
-export const FEED_FORMATS = ['rss2', 'atom', 'json'] as const;
-export type FeedFormat = (typeof FEED_FORMATS)[number];
 
 export const FEED_SIZE = 20;
 
@@ -21,12 +19,6 @@ export const FEED_CONTENT_TYPES: Readonly<Record<FeedFormat, string>> = {
   atom: 'application/atom+xml; charset=UTF-8',
   json: 'application/feed+json; charset=UTF-8',
 };
-
-/** WP: feed links live under the post's own URL: `<home>/changelog/<slug>/feed/` (RSS 2.0), `…/feed/atom/`, `…/feed/json/`. */
-export function feedPath(slug: string, format: FeedFormat = 'rss2'): string {
-  const base = `/changelog/${encodeURIComponent(slug)}/feed/`;
-  return format === 'rss2' ? base : `${base}${format}/`;
-}
 
 export interface BuiltFeed {
   body: string;

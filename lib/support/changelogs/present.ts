@@ -1,6 +1,8 @@
 /** Products and releases as the contract shows them (allowlists). */
+import { feedPath } from './feed-urls';
 import { Change, notesChanges, notesHtml, notesSummary } from './notes';
 import { ParsedRelease } from './parse';
+import { ProductSummary } from './releases';
 import { Stability, StoredRelease } from './store';
 import { isPrerelease } from './version';
 
@@ -25,15 +27,23 @@ export interface ProductView {
   feed: string;
 }
 
+/** A product as the list shows it; `home` is the site's home URL (the feed's base). */
+export function presentProduct({ product, latest, releases }: ProductSummary, home: string): ProductView {
+  return { slug: product.slug, name: product.name, type: product.type, url: webPage(product.url), latest, releases, feed: `${home}${feedPath(product.slug)}` };
+}
+
 export function presentRelease(r: Pick<StoredRelease, 'version' | 'date' | 'stability' | 'url' | 'notes'>): ReleaseView {
   const changes = notesChanges(r.notes);
-  // A link is shown only when it is a web page (a PHP screen may have stored anything).
-  const url = /^https?:\/\//i.test(r.url) ? r.url : '';
-  return { version: r.version, date: r.date, stability: r.stability, url, summary: notesSummary(r.notes, changes), changes, html: notesHtml(r.notes) };
+  return { version: r.version, date: r.date, stability: r.stability, url: webPage(r.url), summary: notesSummary(r.notes, changes), changes, html: notesHtml(r.notes) };
 }
 
 /** A release parsed from text (admin/parse), in the public shape. */
 export function presentParsedRelease(r: ParsedRelease): ReleaseView {
   const stability: Stability = (r.prerelease ?? isPrerelease(r.version)) ? 'pre-release' : 'stable';
   return presentRelease({ version: r.version, date: r.date, stability, url: r.url ?? '', notes: r.notes });
+}
+
+/** A link is shown only when it is a web page (a PHP screen may have stored anything). */
+function webPage(url: string): string {
+  return /^https?:\/\//i.test(url) ? url : '';
 }
