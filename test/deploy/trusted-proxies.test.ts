@@ -5,13 +5,18 @@
  * address WordPress records for an application password, and is_ssl() in production.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import request from 'supertest';
 import { createApp } from '../../lib/app';
 import { openSite } from '../../lib/boot';
 import { memoryLogger } from '../../lib/logger';
 import { createConnectedSite } from '../../lib/support/sites/admin';
-import { parseTrustedProxies, resolveClientFacts } from '../../lib/wp/http/trusted-proxies';
+import { RuntimeOptions, warnAboutForwardedProto } from '../../lib/cli/runtime-options';
+import { SiteConfig } from '../../lib/wp/config';
+import { parseTrustedProxies, resolveClientFacts, wpConfigTrustsForwardedProto } from '../../lib/wp/http/trusted-proxies';
 import { oracleConfig } from '../harness/oracle';
 import { ProductionOracle, basicAuth, lastAppPasswordIp, openProductionOracle } from './production-site';
 
@@ -59,6 +64,35 @@ describe('TRUSTED_PROXIES: who the visitor is', () => {
     it('refuses a list entry that is not an address or range, naming it', () => {
       for (const bad of ['10.0.0.0/33', 'nginx.local', '::1/129', '10.0.0.1/8/2', '10.0.0.0/x']) {
         assert.throws(() => parseTrustedProxies(bad), new RegExp(`TRUSTED_PROXIES: "${bad.replace(/[./]/g, '\\$&')}"`));
+      }
+    });
+  });
+
+  describe('wp-config.php that sets HTTPS from X-Forwarded-Proto', () => {
+    const line = "if (isset($_SERVER['HTTP_X_FORWARDED_PROTO']) && $_SERVER['HTTP_X_FORWARDED_PROTO'] === 'https') {\n  $_SERVER['HTTPS'] = 'on';\n}\n";
+
+    it('is recognised, unless the line is commented out', () => {
+      assert.equal(wpConfigTrustsForwardedProto(`<?php\n${line}`), true);
+      assert.equal(wpConfigTrustsForwardedProto(`<?php\n/* ${line} */`), false);
+      assert.equal(wpConfigTrustsForwardedProto(`<?php\n// $_SERVER['HTTPS'] = 'on'; // HTTP_X_FORWARDED_PROTO\n`), false);
+      assert.equal(wpConfigTrustsForwardedProto("<?php\nif ($_SERVER['HTTPS'] == 'on') {}\n"), false);
+    });
+
+    it('makes serve warn at start-up that TRUSTED_PROXIES is needed, and only while it is empty', () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-wpconfig-'));
+      try {
+        const file = path.join(dir, 'wp-config.php');
+        fs.writeFileSync(file, `<?php\n${line}`);
+        const warnings = (trusted: string) => {
+          const logger = memoryLogger();
+          const ctx = { env: { WP_CONFIG_PATH: file }, cwd: dir, stdout: { write: () => undefined }, stderr: { write: () => undefined } };
+          warnAboutForwardedProto(ctx, { source: 'wp-config' } as SiteConfig, { trustedProxies: parseTrustedProxies(trusted) } as RuntimeOptions, logger);
+          return logger.lines.filter((l) => l.level === 'warn').map((l) => l.message);
+        };
+        assert.match(warnings('')[0] ?? '', /sets \$_SERVER\['HTTPS'\] from X-Forwarded-Proto, which Understudy does not run: set TRUSTED_PROXIES/);
+        assert.deepEqual(warnings('127.0.0.1'), []);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
       }
     });
   });

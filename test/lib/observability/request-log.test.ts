@@ -1,0 +1,36 @@
+/** Request logs: pino's JSON line, or the same record as one readable line for a terminal. */
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { createRequestLogger } from '../../../lib/observability/request-log';
+
+function sink(): Writable & { text(): string } {
+  let out = '';
+  const stream = new Writable({ write(chunk: Buffer, _e, done) { out += chunk.toString(); done(); } });
+  return Object.assign(stream, { text: () => out });
+}
+
+const record = {
+  request_id: 'r-1', method: 'GET', route: '/support/v1/tickets/{id}', path: '/wp-json/support/v1/tickets/7',
+  status: 200, duration_ms: 4.2, user_id: 3, ip: '203.0.113.9',
+};
+
+describe('request log', () => {
+  it('writes one JSON line per request (level 30, or 50 for a 5xx)', async () => {
+    const out = sink();
+    const log = createRequestLogger(out, 'json');
+    log(record);
+    log({ ...record, status: 503 });
+    await new Promise((resolve) => setImmediate(resolve));
+    const lines = out.text().trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(lines.length, 2);
+    assert.deepEqual({ ...lines[0], time: undefined, pid: undefined }, { ...record, level: 30, msg: 'request', time: undefined, pid: undefined });
+    assert.equal(lines[1].level, 50);
+  });
+
+  it('writes the same record as one readable line for a terminal', async () => {
+    const out = sink();
+    createRequestLogger(out, 'pretty')({ ...record, aborted: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.match(out.text(), /^\d\d:\d\d:\d\d\.\d{3} INFO  GET \/wp-json\/support\/v1\/tickets\/7 200 4\.2ms \/support\/v1\/tickets\/\{id\} user=3 ip=203\.0\.113\.9 id=r-1 \(aborted\)\n$/);
+  });
+});
