@@ -1,14 +1,33 @@
 /**
  * Every ticket's list fields in memory, newest activity first (docs/performance.md "The ticket
- * list"): what a list filters and sorts on, about 160 bytes a ticket, and nothing else. Pages are
+ * list"): what a list filters and sorts on, and nothing else (repeated strings shared). Pages are
  * cut from it and their tickets read by ID. Pure data: ./list-live.ts keeps it in step with the
  * database. The filters mean exactly what ./list-query.ts means in SQL.
  */
 import { ownershipEmailKey } from './customer-email';
 import { TicketFilter } from './list-query';
 import { TICKET_POST_STATUSES, postStatusOf } from './rows';
-import { StoredTicket } from './store';
-import { TicketPriority } from './types';
+import { Ticket, TicketPriority } from './types';
+
+/** A ticket's list fields as read: from a ticket (./store.ts) or from the lean first load. */
+export interface ListFields {
+  id: number;
+  postStatus: string;
+  /** `post_modified`, `YYYY-MM-DD HH:MM:SS`. */
+  modified: string;
+  author: number;
+  priority: TicketPriority;
+  assignee: number | null;
+  email: string;
+  siteId: string | null;
+}
+
+export function listFieldsOf(ticket: Ticket, postStatus: string): ListFields {
+  return {
+    id: ticket.id, postStatus, modified: ticket.updatedAt, author: ticket.customerId, priority: ticket.priority,
+    assignee: ticket.assigneeId, email: ticket.customerEmail, siteId: ticket.siteId,
+  };
+}
 
 export interface IndexedTicket {
   id: number;
@@ -32,7 +51,10 @@ export class TicketListIndex {
   private readonly byId = new Map<number, IndexedTicket>();
   /** Newest activity first, then highest ID: the SQL list's ORDER BY. */
   private sorted: IndexedTicket[] = [];
-  private readonly byOwner = new Map<string, Set<IndexedTicket>>();
+  private readonly byAuthor = new Map<number, IndexedTicket[]>();
+  private readonly byEmail = new Map<string, IndexedTicket[]>();
+  /** One copy of each repeated string (statuses, addresses, site-ids), not one per ticket. */
+  private readonly strings = new Map<string, string>();
   private readonly memo = new Map<string, IndexedTicket[]>();
   private highestId = 0;
   private listed = 0;
@@ -55,9 +77,9 @@ export class TicketListIndex {
   }
 
   /** Puts tickets in (new ones, or new states of known ones). */
-  upsert(stored: readonly StoredTicket[]): void {
-    if (!stored.length) return;
-    const fresh = stored.map(indexed);
+  upsert(rows: readonly ListFields[]): void {
+    if (!rows.length) return;
+    const fresh = rows.map((row) => this.indexed(row));
     // Many changes (a first load): one sort. A few: moved one by one.
     if (fresh.length > 64) {
       for (const entry of fresh) this.unlink(entry.id);
@@ -98,7 +120,7 @@ export class TicketListIndex {
   private ownedBy(filter: TicketFilter): IndexedTicket[] {
     const { userId, email } = filter.viewer;
     const emailKey = ownershipEmailKey(email);
-    const owned = new Set([...(userId > 0 ? this.byOwner.get(`u:${userId}`) ?? [] : []), ...(emailKey ? this.byOwner.get(`e:${emailKey}`) ?? [] : [])]);
+    const owned = new Set([...(userId > 0 ? this.byAuthor.get(userId) ?? [] : []), ...(emailKey ? this.byEmail.get(emailKey) ?? [] : [])]);
     return [...owned].sort(newestFirst);
   }
 
@@ -106,11 +128,8 @@ export class TicketListIndex {
     this.byId.set(entry.id, entry);
     this.highestId = Math.max(this.highestId, entry.id);
     if (LISTED.has(entry.postStatus)) this.listed++;
-    for (const owner of ownersOf(entry)) {
-      const set = this.byOwner.get(owner) ?? new Set();
-      set.add(entry);
-      this.byOwner.set(owner, set);
-    }
+    if (entry.author > 0) addTo(this.byAuthor, entry.author, entry);
+    if (entry.emailKey) addTo(this.byEmail, entry.emailKey, entry);
   }
 
   private unlink(id: number): IndexedTicket | undefined {
@@ -118,12 +137,32 @@ export class TicketListIndex {
     if (!entry) return undefined;
     this.byId.delete(id);
     if (LISTED.has(entry.postStatus)) this.listed--;
-    for (const owner of ownersOf(entry)) {
-      const set = this.byOwner.get(owner);
-      set?.delete(entry);
-      if (set?.size === 0) this.byOwner.delete(owner);
-    }
+    if (entry.author > 0) removeFrom(this.byAuthor, entry.author, entry);
+    if (entry.emailKey) removeFrom(this.byEmail, entry.emailKey, entry);
     return entry;
+  }
+
+  private indexed(row: ListFields): IndexedTicket {
+    const { email } = row;
+    // As ./customer-email.ts's whereOwnerEmail() compares stored addresses in SQL.
+    const emailKey = /^[\x21-\x7e]+$/.test(email) ? email.replace(/[A-Z]+/g, (l) => l.toLowerCase()) : null;
+    return {
+      id: row.id,
+      postStatus: this.shared(row.postStatus),
+      activity: Number(row.modified.replace(/\D/g, '').slice(0, 14)) || 0,
+      author: row.author,
+      priority: row.priority,
+      assignee: row.assignee,
+      emailKey: emailKey === null ? null : this.shared(emailKey),
+      siteId: row.siteId === null ? null : this.shared(row.siteId),
+    };
+  }
+
+  private shared(text: string): string {
+    const found = this.strings.get(text);
+    if (found !== undefined) return found;
+    this.strings.set(text, text);
+    return text;
   }
 
   /** Where `entry` is, or goes, in the sorted list (binary search). */
@@ -139,25 +178,18 @@ export class TicketListIndex {
   }
 }
 
-function indexed({ ticket, postStatus }: StoredTicket): IndexedTicket {
-  const email = ticket.customerEmail;
-  return {
-    id: ticket.id,
-    postStatus,
-    activity: Number(ticket.updatedAt.replace(/\D/g, '').slice(0, 14)) || 0,
-    author: ticket.customerId,
-    priority: ticket.priority,
-    assignee: ticket.assigneeId,
-    // As ./customer-email.ts's whereOwnerEmail() compares stored addresses in SQL.
-    emailKey: /^[\x21-\x7e]+$/.test(email) ? email.replace(/[A-Z]+/g, (l) => l.toLowerCase()) : null,
-    siteId: ticket.siteId,
-  };
+function addTo<K>(map: Map<K, IndexedTicket[]>, key: K, entry: IndexedTicket): void {
+  const list = map.get(key);
+  if (list) list.push(entry);
+  else map.set(key, [entry]);
 }
 
-function ownersOf(entry: IndexedTicket): string[] {
-  const owners = entry.author > 0 ? [`u:${entry.author}`] : [];
-  if (entry.emailKey) owners.push(`e:${entry.emailKey}`);
-  return owners;
+function removeFrom<K>(map: Map<K, IndexedTicket[]>, key: K, entry: IndexedTicket): void {
+  const list = map.get(key);
+  const at = list?.indexOf(entry) ?? -1;
+  if (!list || at < 0) return;
+  list.splice(at, 1);
+  if (!list.length) map.delete(key);
 }
 
 function newestFirst(a: IndexedTicket, b: IndexedTicket): number {

@@ -15,17 +15,17 @@ import { performance } from 'node:perf_hooks';
 import { ChangeToken, changeToken } from '../../wp/db/change-token';
 import { siteDates } from '../../wp/dates';
 import { Site } from '../../wp/site';
-import { TicketListIndex } from './list-index';
+import { ListFields, TicketListIndex, listFieldsOf } from './list-index';
 import { POST_TYPE, TICKET_POST_STATUSES } from './rows';
-import { StoredTicket, readStoredTickets } from './store';
+import { StoredTicket, highestPostId, readListFields, readStoredTickets } from './store';
 import { Ticket } from './types';
 
 const SOFT_MS = 250;
 const HARD_MS = 1900;
 /** A writer's `post_modified` may trail the newest one seen by this much (clock skew, a slow commit). */
 const WATERMARK_MARGIN_SECONDS = 120;
-/** Tickets read per query on the first load. */
-const LOAD_BATCH = 5000;
+/** Post IDs per range on the first load (tickets share the ID space with messages and files). */
+const LOAD_RANGE = 20_000;
 /** Full tickets kept for pages. */
 const TICKET_CACHE_SIZE = 5000;
 
@@ -72,15 +72,15 @@ export class LiveTicketList {
     return ids.map((id) => this.tickets.get(id)).filter((t): t is Ticket => t !== undefined);
   }
 
+  /** Everything once, by ranges of the primary key, reading only the list fields. */
   private async load(): Promise<void> {
     const started = performance.now();
     const token = await this.token();
-    for (let after = 0; ;) {
-      const batch = await readStoredTickets(this.site.db, (qb) => qb.where('p.ID', '>', after).limit(LOAD_BATCH));
-      this.apply(batch, false);
-      if (batch.length < LOAD_BATCH) break;
-      after = batch[batch.length - 1]?.ticket.id ?? after;
-    }
+    const top = await highestPostId(this.site.db);
+    const rows: ListFields[] = [];
+    for (let after = 0; after < top; after += LOAD_RANGE) rows.push(...(await readListFields(this.site.db, after, after + LOAD_RANGE)));
+    // One insert, one sort.
+    this.apply(rows);
     this.confirm(started, token);
   }
 
@@ -145,16 +145,18 @@ export class LiveTicketList {
     for (const id of gone) this.tickets.delete(id);
   }
 
+  /** Tickets read again in full: their list fields, and the tickets kept for pages. */
   private async reread(narrow: Parameters<typeof readStoredTickets>[1]): Promise<void> {
-    this.apply(await readStoredTickets(this.site.db, narrow), true);
+    const stored = await readStoredTickets(this.site.db, narrow);
+    this.apply(stored.map(({ ticket, postStatus }) => listFieldsOf(ticket, postStatus)));
+    this.keep(stored);
   }
 
-  private apply(stored: StoredTicket[], keepTickets: boolean): void {
-    this.index.upsert(stored);
-    for (const { ticket } of stored) {
-      if (ticket.updatedAt > this.newest) this.newest = ticket.updatedAt;
+  private apply(rows: ListFields[]): void {
+    this.index.upsert(rows);
+    for (const { modified } of rows) {
+      if (modified > this.newest) this.newest = modified;
     }
-    if (keepTickets) this.keep(stored);
   }
 
   /** Keeps full tickets for pages, the most recently stored last (the oldest are dropped first). */

@@ -3,6 +3,7 @@ import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
 import { selectWithMaterialization } from '../../wp/db/optimizer';
 import { postMetaFor, singleMetaValues } from '../../wp/posts';
+import { ListFields, listFieldsOf } from './list-index';
 import { TicketFilter, applyTicketFilter } from './list-query';
 import { POST_TYPE, PostRow, TICKET_META, toAttachment, toDelivery, toMessage, toSiteDetails, toTicket } from './rows';
 import { Conversation, Ticket } from './types';
@@ -41,6 +42,36 @@ export async function readStoredTickets(db: Database, narrow: (qb: Knex.QueryBui
   const rows: PostRow[] = await narrow(db.knex(`${db.tables.posts} as p`).select(TICKET_COLUMNS).where('p.post_type', POST_TYPE.ticket)).orderBy('p.ID');
   const tickets = await withTicketMeta(db.knex, db, rows);
   return tickets.map((ticket, i) => ({ ticket, postStatus: String(rows[i]?.post_status) }));
+}
+
+/** What a list filters and sorts on (./list-index.ts): a lean read of many tickets. */
+const LIST_META_KEYS = [TICKET_META.priority, TICKET_META.assignee, TICKET_META.customerEmail, TICKET_META.siteId];
+
+/**
+ * The list fields of tickets with IDs in (after, upTo]: a primary-key range, and the four meta keys
+ * of those tickets joined from it (so the database walks the range, not every row of a meta key).
+ */
+export async function readListFields(db: Database, after: number, upTo: number): Promise<ListFields[]> {
+  const { knex, tables } = db;
+  const inRange = (qb: Knex.QueryBuilder) => qb.where('p.post_type', POST_TYPE.ticket).andWhere('p.ID', '>', after).andWhere('p.ID', '<=', upTo);
+  const rows: PostRow[] = await inRange(knex(`${tables.posts} as p`).select('p.ID', 'p.post_status', 'p.post_modified', 'p.post_author', 'p.post_date'));
+  const metaRows: Array<{ post_id: number | string; meta_key: string; meta_value: string | null }> = await inRange(
+    knex(`${tables.posts} as p`).join(`${tables.postmeta} as m`, 'm.post_id', 'p.ID').select('m.post_id', 'm.meta_key', 'm.meta_value'),
+  ).whereIn('m.meta_key', LIST_META_KEYS).orderBy('m.meta_id');
+  const meta = new Map<number, Map<string, string>>();
+  for (const m of metaRows) {
+    const values = meta.get(Number(m.post_id)) ?? new Map<string, string>();
+    // WordPress's get_post_meta($id, $key, true): the first row of a key wins.
+    if (!values.has(m.meta_key)) values.set(m.meta_key, m.meta_value ?? '');
+    meta.set(Number(m.post_id), values);
+  }
+  return rows.map((r) => listFieldsOf(toTicket(r, meta.get(Number(r.ID))), String(r.post_status)));
+}
+
+/** The highest post ID of the site (any post type): where a range read of tickets ends. */
+export async function highestPostId(db: Database): Promise<number> {
+  const row = await db.knex(db.tables.posts).max({ top: 'ID' }).first();
+  return Number(row?.top ?? 0);
 }
 
 /** A ticket by ID, or null when there is no such ticket. */
