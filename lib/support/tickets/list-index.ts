@@ -44,6 +44,9 @@ export interface IndexedTicket {
 
 const LISTED: ReadonlySet<string> = new Set(TICKET_POST_STATUSES);
 
+/** Above this many changed tickets an update sorts everything once instead of moving each. */
+const BULK_CHANGES = 2000;
+
 /** Filters whose matches are kept between changes (agents' views and customers' own lists). */
 const MEMO_LIMIT = 256;
 
@@ -76,18 +79,19 @@ export class TicketListIndex {
     return this.byId.keys();
   }
 
-  /** Puts tickets in (new ones, or new states of known ones). */
+  /** Puts tickets in (new ones, or new states of known ones); a ticket read again unchanged costs nothing. */
   upsert(rows: readonly ListFields[]): void {
-    if (!rows.length) return;
-    const fresh = rows.map((row) => this.indexed(row));
-    // Many changes (a first load): one sort. A few: moved one by one.
-    if (fresh.length > 64) {
+    const fresh = rows.map((row) => this.indexed(row)).filter((entry) => !sameEntry(this.byId.get(entry.id), entry));
+    if (!fresh.length) return;
+    // Many changes (the first load): one sort. Fewer: each moved into place.
+    if (fresh.length > BULK_CHANGES) {
       for (const entry of fresh) this.unlink(entry.id);
       for (const entry of fresh) this.link(entry);
       this.sorted = [...this.byId.values()].sort(newestFirst);
     } else {
       for (const entry of fresh) {
-        this.remove([entry.id]);
+        const old = this.unlink(entry.id);
+        if (old) this.sorted.splice(this.position(old), 1);
         this.link(entry);
         this.sorted.splice(this.position(entry), 0, entry);
       }
@@ -176,6 +180,11 @@ export class TicketListIndex {
     }
     return low;
   }
+}
+
+function sameEntry(a: IndexedTicket | undefined, b: IndexedTicket): boolean {
+  return a !== undefined && a.postStatus === b.postStatus && a.activity === b.activity && a.author === b.author && a.priority === b.priority
+    && a.assignee === b.assignee && a.emailKey === b.emailKey && a.siteId === b.siteId;
 }
 
 function addTo<K>(map: Map<K, IndexedTicket[]>, key: K, entry: IndexedTicket): void {
