@@ -7,7 +7,8 @@ import path from 'node:path';
 import { buildSurface, createApp } from '../app';
 import { Logger, consoleLogger } from '../logger';
 import { Proxy, createProxy } from '../proxy/server';
-import { loadRouting } from '../proxy/routing';
+import { LiveRouting } from '../proxy/live-routing';
+import { Routing, loadRouting } from '../proxy/routing';
 import { loadRules } from '../replay/rules';
 import { ServerConfig, SiteConfig, loadServerConfig, loadSiteConfig } from '../wp/config';
 import { Site } from '../wp/site';
@@ -21,7 +22,7 @@ import { bindThenOpen, checkAtStartup, closeServer, exitPromptly, observe, readi
 import { shadowStatusLines } from './shadow';
 
 export const PROXY_HELP = `usage: understudy proxy --upstream=<url> [--port=<port>] [--host=<host>] [--routes=<file>]
-                        [--rules=<file>] [--no-preserve-host]
+                        [--rules=<file>] [--no-preserve-host] [--upstream-timeout=<seconds>]
 
 Listens like 'understudy serve' and stands in front of the PHP site at --upstream. Understudy answers
 the REST namespaces and admin-ajax actions of the plugins it replaces; everything else (WordPress
@@ -30,6 +31,11 @@ shadow per namespace, route or action; --rules sets what shadow comparisons igno
 described in docs/replay-and-proxy.md.
 
   --no-preserve-host   send the upstream its own host name instead of the client's Host header
+  --upstream-timeout   seconds the upstream may stay silent before the client gets a 504 (default 30;
+                       also 500ms, 2m)
+
+The --routes file is read again on SIGHUP and whenever it changes: a route moved from shadow to
+serve (or back) takes effect at once. A file with a mistake keeps the routes in force and logs why.
 
 The HTTP_* limits are those of 'understudy serve', with longer defaults for passing uploads and slow
 pages through: HTTP_REQUEST_TIMEOUT_MS 600000 and HTTP_IDLE_TIMEOUT_MS 300000 (see README.md).
@@ -47,6 +53,7 @@ export interface ProxySettings {
   routesFile?: string;
   rulesFile?: string;
   preserveHost: boolean;
+  upstreamTimeoutMs?: number;
 }
 
 export interface RunningProxy {
@@ -60,7 +67,7 @@ export interface RunningProxy {
 export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<number> {
   if (argv[0] === 'nginx') return nginxCommand(ctx, argv.slice(1));
   const args = parseCommandArgs(argv, {
-    upstream: 'string', port: 'string', host: 'string', routes: 'string', rules: 'string', 'preserve-host': 'boolean', ...RUNTIME_FLAGS,
+    upstream: 'string', port: 'string', host: 'string', routes: 'string', rules: 'string', 'preserve-host': 'boolean', 'upstream-timeout': 'string', ...RUNTIME_FLAGS,
   });
   if (args.positional.length) throw new CliError('Too many arguments. Usage: understudy proxy --upstream=<url> (see understudy help proxy)');
   const upstream = stringFlag(args, 'upstream');
@@ -73,7 +80,7 @@ export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<num
   warnAboutForwardedProto(ctx, config, runtime, logger);
   const settings = {
     upstream, routesFile: resolve(ctx, stringFlag(args, 'routes')), rulesFile: resolve(ctx, stringFlag(args, 'rules')),
-    preserveHost: args.flags['preserve-host'] !== false,
+    preserveHost: args.flags['preserve-host'] !== false, upstreamTimeoutMs: durationMs(stringFlag(args, 'upstream-timeout'), '--upstream-timeout'),
   };
   const running = await startProxy(ctx, config, server, limits, settings, logger, runtime);
   logger.info(`Understudy proxy for ${upstream} is serving ${config.description} at ${running.url}`);
@@ -90,7 +97,8 @@ export async function startProxy(
   ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, settings: ProxySettings, logger: Logger, runtime: RuntimeOptions,
 ): Promise<RunningProxy> {
   const surface = buildSurface();
-  const routing = loadRouting(settings.routesFile, surface);
+  const live = settings.routesFile ? new LiveRouting({ file: settings.routesFile, surface, logger }) : null;
+  const routing: Routing = live ?? loadRouting(undefined, surface);
   const rules = loadRules(settings.rulesFile);
   if (routing.shadow.writes) {
     logger.warn('shadow.writes is on: shadowed writes also reach Understudy\'s database (stated to be a copy); its job worker stays off so the copy sends no mail');
@@ -103,8 +111,14 @@ export async function startProxy(
   const trustedProxies = runtime.trustedProxies;
   const proxy = createProxy({
     upstream: settings.upstream, understudy: createApp(site, surface, { trustedProxies }), surface, routing, rules, logger,
-    preserveHost: settings.preserveHost, trustedProxies,
+    preserveHost: settings.preserveHost, trustedProxies, upstreamTimeoutMs: settings.upstreamTimeoutMs,
   });
+  live?.watch();
+  const reread = () => {
+    if (live) live.reload('SIGHUP');
+    else logger.info('proxy: SIGHUP, but there is no --routes file to read again');
+  };
+  process.on('SIGHUP', reread);
   started = proxy;
   bound.answerWith(proxy.handler);
   // As under `serve`, the job worker runs the jobs Understudy's served routes queue (docs/outbound.md);
@@ -118,13 +132,25 @@ export async function startProxy(
     proxy,
     async close() {
       seen.health.stopping();
+      process.off('SIGHUP', reread);
+      live?.close();
       await bound.drain(runtime.shutdownTimeoutMs);
       await proxy.close();
       if (worker) await stopWorker(site, worker, logger);
       if (seen.metricsServer) await closeServer(seen.metricsServer);
       await site.db.close();
+      await seen.door.log?.flush();
     },
   };
+}
+
+/** `30` (seconds), `30s`, `500ms` or `2m`, as milliseconds; undefined when not given. */
+function durationMs(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
+  const ms = m ? Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000 }[m[2] ?? 's'] as number) : NaN;
+  if (!(ms >= 1)) throw new CliError(`${flag} must be a duration such as 30 (seconds), 500ms or 2m, got "${value}"`);
+  return Math.round(ms);
 }
 
 function resolve(ctx: CliContext, file: string | undefined): string | undefined {

@@ -168,6 +168,7 @@ export async function startServer(
       await stopWorker(bound.site, worker, logger);
       if (seen.metricsServer) await closeServer(seen.metricsServer);
       await bound.site.db.close();
+      await seen.door.log?.flush();
     },
   };
 }

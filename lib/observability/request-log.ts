@@ -21,15 +21,39 @@ export interface RequestRecord {
   aborted?: true;
 }
 
-export type RequestLogger = (record: RequestRecord) => void;
+export type RequestLogger = ((record: RequestRecord) => void) & {
+  /** Writes out what is buffered (before the process exits). */
+  flush(): Promise<void>;
+};
+
+/**
+ * Lines buffered for a log reader that is behind, at most; past that they are dropped (and the drop
+ * is said once) rather than stall the server: writing to a full pipe would block the event loop.
+ */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 export function createRequestLogger(out: NodeJS.WritableStream, format: 'json' | 'pretty'): RequestLogger {
-  const destination = format === 'pretty' ? prettyLines(out) : out;
+  const destination = format === 'pretty' ? prettyLines(out) : out === process.stderr ? nonBlockingStderr() : out;
   const log: Pino = pino({ base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, messageKey: 'msg' }, destination);
-  return (record) => {
+  const write = (record: RequestRecord) => {
     const level = record.status >= 500 ? 'error' : 'info';
     log[level](record, 'request');
   };
+  return Object.assign(write, {
+    flush: () => new Promise<void>((resolve) => log.flush(() => resolve())),
+  });
+}
+
+/** The process's stderr, written asynchronously (pino's sonic-boom) with a bounded buffer. */
+function nonBlockingStderr(): ReturnType<typeof pino.destination> {
+  const destination = pino.destination({ dest: 2, sync: false, maxLength: MAX_BUFFERED_BYTES });
+  let told = false;
+  destination.on('drop', () => {
+    if (told) return;
+    told = true;
+    process.stderr.write(`${new Date().toISOString()} warn request log: the log reader is behind by ${MAX_BUFFERED_BYTES} bytes; lines are dropped until it catches up\n`);
+  });
+  return destination;
 }
 
 /** A destination that turns each pino JSON line into `time LEVEL METHOD path status duration …`. */
