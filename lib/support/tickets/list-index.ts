@@ -61,6 +61,8 @@ export class TicketListIndex {
   private readonly memo = new Map<string, IndexedTicket[]>();
   private highestId = 0;
   private listed = 0;
+  /** Set by a bulk change; the next read sorts once (a first load inserts range by range). */
+  private unsorted = false;
 
   get size(): number {
     return this.byId.size;
@@ -83,11 +85,12 @@ export class TicketListIndex {
   upsert(rows: readonly ListFields[]): void {
     const fresh = rows.map((row) => this.indexed(row)).filter((entry) => !sameEntry(this.byId.get(entry.id), entry));
     if (!fresh.length) return;
-    // Many changes (the first load): one sort. Fewer: each moved into place.
-    if (fresh.length > BULK_CHANGES) {
+    // Many changes (a first load, range by range), or a sort already pending: sorted once, when next read.
+    // Fewer: each moved into place.
+    if (this.unsorted || fresh.length > BULK_CHANGES) {
       for (const entry of fresh) this.unlink(entry.id);
       for (const entry of fresh) this.link(entry);
-      this.sorted = [...this.byId.values()].sort(newestFirst);
+      this.unsorted = true;
     } else {
       for (const entry of fresh) {
         const old = this.unlink(entry.id);
@@ -101,6 +104,7 @@ export class TicketListIndex {
 
   /** Takes tickets out (deleted outright). */
   remove(ids: Iterable<number>): void {
+    this.sort();
     for (const id of ids) {
       const entry = this.unlink(id);
       if (entry) this.sorted.splice(this.position(entry), 1);
@@ -113,11 +117,18 @@ export class TicketListIndex {
     const key = JSON.stringify(filter);
     const kept = this.memo.get(key);
     if (kept) return kept;
+    this.sort();
     const test = predicate(filter);
     const found = (filter.viewer.agent ? this.sorted : this.ownedBy(filter)).filter(test);
     if (this.memo.size >= MEMO_LIMIT) this.memo.delete(this.memo.keys().next().value as string);
     this.memo.set(key, found);
     return found;
+  }
+
+  private sort(): void {
+    if (!this.unsorted) return;
+    this.sorted = [...this.byId.values()].sort(newestFirst);
+    this.unsorted = false;
   }
 
   /** A customer's tickets, by author and by email (a handful, not a scan of every ticket). */

@@ -77,10 +77,8 @@ export class LiveTicketList {
     const started = performance.now();
     const token = await this.token();
     const top = await highestPostId(this.site.db);
-    const rows: ListFields[] = [];
-    for (let after = 0; after < top; after += LOAD_RANGE) rows.push(...(await readListFields(this.site.db, after, after + LOAD_RANGE)));
-    // One insert, one sort.
-    this.apply(rows);
+    // Range by range (the index sorts once, when first read): a range's rows are garbage before the next.
+    for (let after = 0; after < top; after += LOAD_RANGE) this.apply(await readListFields(this.site.db, after, after + LOAD_RANGE));
     this.confirm(started, token);
   }
 

@@ -73,19 +73,29 @@ export interface PostRow {
   post_mime_type?: string;
 }
 
-export function toTicket(row: PostRow, meta: MetaMap = new Map()): Ticket {
+/** A ticket's priority as stored: `high` and `urgent` as such, anything else (or none) `normal`. */
+export function priorityOf(meta: MetaMap): TicketPriority {
   const priority = meta.get(TICKET_META.priority);
+  return priority === 'high' || priority === 'urgent' ? priority : 'normal';
+}
+
+/** The assigned agent's user ID, or null (none, 0, or not a number). */
+export function assigneeOf(meta: MetaMap): number | null {
   const assignee = Number(meta.get(TICKET_META.assignee) ?? 0);
+  return assignee > 0 ? assignee : null;
+}
+
+export function toTicket(row: PostRow, meta: MetaMap = new Map()): Ticket {
   return {
     id: Number(row.ID),
     subject: String(row.post_title ?? ''),
     status: ticketStatusOf(row.post_status),
-    priority: priority === 'high' || priority === 'urgent' ? (priority as TicketPriority) : 'normal',
+    priority: priorityOf(meta),
     source: meta.get(TICKET_META.source) || 'web',
     customerName: meta.get(TICKET_META.customerName) ?? '',
     customerEmail: meta.get(TICKET_META.customerEmail) ?? '',
     customerId: Number(row.post_author) || 0,
-    assigneeId: assignee > 0 ? assignee : null,
+    assigneeId: assigneeOf(meta),
     version: Number(meta.get(TICKET_META.version) ?? 0) || 0,
     createdAt: String(row.post_date),
     updatedAt: String(row.post_modified ?? row.post_date),

@@ -3,9 +3,9 @@ import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
 import { selectWithMaterialization } from '../../wp/db/optimizer';
 import { postMetaFor, singleMetaValues } from '../../wp/posts';
-import { ListFields, listFieldsOf } from './list-index';
+import { ListFields } from './list-index';
 import { TicketFilter, applyTicketFilter } from './list-query';
-import { POST_TYPE, PostRow, TICKET_META, toAttachment, toDelivery, toMessage, toSiteDetails, toTicket } from './rows';
+import { POST_TYPE, PostRow, TICKET_META, assigneeOf, priorityOf, toAttachment, toDelivery, toMessage, toSiteDetails, toTicket } from './rows';
 import { Conversation, Ticket } from './types';
 
 const TICKET_COLUMNS = ['p.ID', 'p.post_title', 'p.post_status', 'p.post_date', 'p.post_modified', 'p.post_author'];
@@ -54,7 +54,7 @@ const LIST_META_KEYS = [TICKET_META.priority, TICKET_META.assignee, TICKET_META.
 export async function readListFields(db: Database, after: number, upTo: number): Promise<ListFields[]> {
   const { knex, tables } = db;
   const inRange = (qb: Knex.QueryBuilder) => qb.where('p.post_type', POST_TYPE.ticket).andWhere('p.ID', '>', after).andWhere('p.ID', '<=', upTo);
-  const rows: PostRow[] = await inRange(knex(`${tables.posts} as p`).select('p.ID', 'p.post_status', 'p.post_modified', 'p.post_author', 'p.post_date'));
+  const rows: PostRow[] = await inRange(knex(`${tables.posts} as p`).select('p.ID', 'p.post_status', 'p.post_modified', 'p.post_author'));
   const metaRows: Array<{ post_id: number | string; meta_key: string; meta_value: string | null }> = await inRange(
     knex(`${tables.posts} as p`).join(`${tables.postmeta} as m`, 'm.post_id', 'p.ID').select('m.post_id', 'm.meta_key', 'm.meta_value'),
   ).whereIn('m.meta_key', LIST_META_KEYS).orderBy('m.meta_id');
@@ -65,7 +65,13 @@ export async function readListFields(db: Database, after: number, upTo: number):
     if (!values.has(m.meta_key)) values.set(m.meta_key, m.meta_value ?? '');
     meta.set(Number(m.post_id), values);
   }
-  return rows.map((r) => listFieldsOf(toTicket(r, meta.get(Number(r.ID))), String(r.post_status)));
+  return rows.map((r) => {
+    const values = meta.get(Number(r.ID)) ?? new Map<string, string>();
+    return {
+      id: Number(r.ID), postStatus: String(r.post_status), modified: String(r.post_modified), author: Number(r.post_author) || 0,
+      priority: priorityOf(values), assignee: assigneeOf(values), email: values.get(TICKET_META.customerEmail) ?? '', siteId: values.get(TICKET_META.siteId) || null,
+    };
+  });
 }
 
 /** The highest post ID of the site (any post type): where a range read of tickets ends. */
