@@ -96,7 +96,7 @@ export async function sendStream(ctx: RenderContext, response: StreamResponse): 
   writeCors(ctx, false);
   for (const [name, value] of Object.entries({ ...routeHeaders(ctx), ...EVENT_STREAM_HEADERS, ...response.headers })) res.setHeader(name, value);
   if (ctx.method === 'HEAD') return void res.end();
-  await pipeEvents(res, response.produce);
+  await pipeEvents(res, response.produce, response.heartbeatMs);
 }
 
 /**

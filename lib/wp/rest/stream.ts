@@ -22,6 +22,8 @@ export class StreamResponse {
     readonly produce: EventProducer,
     readonly headers: Record<string, string> = {},
     readonly status = 200,
+    /** When set, a comment line (`: ping`) is written after this many milliseconds without output, so proxies keep a quiet stream open. */
+    readonly heartbeatMs?: number,
   ) {}
 }
 
@@ -44,7 +46,7 @@ export function formatEvent(event: ServerSentEvent): string {
 }
 
 /** Writes the events until the iterable ends or the client goes; resolves when either happened. */
-export async function pipeEvents(res: Response, produce: EventProducer): Promise<void> {
+export async function pipeEvents(res: Response, produce: EventProducer, heartbeatMs?: number): Promise<void> {
   const client = new AbortController();
   const iterator = produce(client.signal)[Symbol.asyncIterator]();
   let gone = false;
@@ -54,16 +56,20 @@ export async function pipeEvents(res: Response, produce: EventProducer): Promise
   };
   res.once('close', onClose);
   res.flushHeaders();
+  // A comment is not an event: clients (EventSource included) ignore it.
+  const heartbeat = heartbeatMs ? setInterval(() => { if (!gone) res.write(': ping\n\n'); }, heartbeatMs) : null;
   try {
     while (!gone) {
       const next = await iterator.next();
       if (next.done || gone) break;
       res.write(formatEvent(next.value));
+      heartbeat?.refresh();
     }
   } catch (err) {
     // A producer that stopped because the client left has nothing more to say.
     if (!gone) throw err;
   } finally {
+    if (heartbeat) clearInterval(heartbeat);
     res.off('close', onClose);
     if (gone) await iterator.return?.();
     else res.end();
