@@ -13,15 +13,19 @@ export interface Upstream {
   agent: http.Agent;
   /** Send the client's Host (the public site name) rather than the upstream's own. */
   preserveHost: boolean;
+  /** Longest silence of the upstream connection (no byte either way) before the exchange is given up. */
+  timeoutMs: number;
 }
+
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 
 /** Watches a passed exchange without changing it (the shadow side keeps copies). */
 export interface PassObserver {
   requestChunk?(chunk: Buffer): void;
   response?(status: number, rawHeaders: string[]): void;
   responseChunk?(chunk: Buffer): void;
-  /** The client has the whole answer (true), or the exchange broke off (false). Called once. */
-  finished?(complete: boolean): void;
+  /** The client has the whole answer (true), or the exchange broke off (false; `timedOut` when the upstream went silent). Called once. */
+  finished?(complete: boolean, timedOut?: boolean): void;
 }
 
 const HOP_BY_HOP = new Set([
@@ -29,11 +33,16 @@ const HOP_BY_HOP = new Set([
   'transfer-encoding', 'upgrade',
 ]);
 
-export function createUpstream(url: string, preserveHost = true): Upstream {
+/** The client's answer when the upstream stays silent: a WordPress-shaped error, as the site's own. */
+const TIMEOUT_BODY = `${JSON.stringify({ code: 'upstream_timeout', message: 'The site did not answer in time.', data: { status: 504 } })}\n`;
+
+class UpstreamTimeout extends Error {}
+
+export function createUpstream(url: string, preserveHost = true, timeoutMs = DEFAULT_UPSTREAM_TIMEOUT_MS): Upstream {
   const parsed = new URL(url);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`The upstream must be an http:// or https:// URL, got "${url}"`);
   const agent = parsed.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
-  return { url: parsed, agent, preserveHost };
+  return { url: parsed, agent, preserveHost, timeoutMs };
 }
 
 /**
@@ -42,11 +51,17 @@ export function createUpstream(url: string, preserveHost = true): Upstream {
  */
 export function passThrough(req: IncomingMessage, res: ServerResponse, upstream: Upstream, consumed: Buffer | null = null, observer: PassObserver = {}): void {
   let reported = false;
+  let timedOut = false;
   const finish = (complete: boolean) => {
-    if (!reported) observer.finished?.(complete);
+    if (!reported) observer.finished?.(complete, timedOut);
     reported = true;
   };
   const outgoing = requestTo(upstream, req.method ?? 'GET', req.url ?? '/', forwardedHeaders(req, upstream));
+  // Idle time, as nginx's proxy_read_timeout: a long answer that keeps streaming is not cut.
+  outgoing.setTimeout(upstream.timeoutMs, () => {
+    timedOut = true;
+    outgoing.destroy(new UpstreamTimeout());
+  });
   outgoing.on('response', (answer) => {
     const headers = withoutHopByHop(answer.rawHeaders);
     observer.response?.(answer.statusCode ?? 502, headers);
@@ -55,9 +70,10 @@ export function passThrough(req: IncomingMessage, res: ServerResponse, upstream:
     answer.on('error', () => res.destroy());
     answer.pipe(res);
   });
-  outgoing.on('error', () => {
+  outgoing.on('error', (err) => {
     finish(false);
     if (res.headersSent) return void res.destroy();
+    if (err instanceof UpstreamTimeout) return void res.writeHead(504, { 'Content-Type': 'application/json; charset=UTF-8' }).end(TIMEOUT_BODY);
     res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad gateway: the upstream site did not answer.\n');
   });
   res.on('finish', () => finish(true));

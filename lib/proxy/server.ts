@@ -35,6 +35,8 @@ export interface ProxyOptions {
   maxAjaxBodyBytes?: number;
   /** TRUSTED_PROXIES: the proxies (nginx) in front of this one that may name the visitor. */
   trustedProxies?: TrustedProxies;
+  /** Longest silence of the upstream before the client gets a 504 (default 30 s). */
+  upstreamTimeoutMs?: number;
 }
 
 export interface Proxy {
@@ -46,7 +48,7 @@ export interface Proxy {
 }
 
 export function createProxy(options: ProxyOptions): Proxy {
-  const upstream = createUpstream(options.upstream, options.preserveHost ?? true);
+  const upstream = createUpstream(options.upstream, options.preserveHost ?? true, options.upstreamTimeoutMs);
   const stats = new ShadowStats();
   const settings = options.routing.shadow;
   const queue = new ShadowQueue({

@@ -69,7 +69,8 @@ export function shadowPass(req: IncomingMessage, res: ServerResponse, ctx: Shado
       answer = { status, headers: pairs(rawHeaders) };
     },
     responseChunk: (chunk) => responseBody.add(chunk),
-    finished: (complete) => {
+    finished: (complete, timedOut) => {
+      if (timedOut) return ctx.stats.count(route, 'failed');
       if (!complete || !answer) return;
       if (requestBody.overflowed || responseBody.overflowed) return ctx.stats.count(route, 'skipped');
       const body = requestBody.bytes;

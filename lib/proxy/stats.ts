@@ -10,7 +10,7 @@ export interface RouteCounters {
   differed: number;
   /** Every difference also appeared between two upstream answers to the same request. */
   noiseCancelled: number;
-  /** Understudy or the second upstream request failed or timed out. */
+  /** Understudy or the second upstream request failed or timed out, or the upstream went silent past --upstream-timeout. */
   failed: number;
   /** Not compared because the queue was full. */
   dropped: number;
