@@ -5,6 +5,8 @@ import { RouteDeclaration } from '../../lib/wp/rest/route';
 import { ticketAttachment } from './attachments';
 import { changelogReleases, changelogsCollection } from './changelogs';
 import { changelogParse, changelogProbe, changelogSync } from './changelogs-admin';
+import { chatConfig, chatHandoff, chatMessages, chatThread } from './chat';
+import { chatAdminLearn, chatAdminLearning, chatAdminTest } from './chat-admin';
 import { ticketDelivery } from './deliveries';
 import { docFeedback, docsSearch } from './docs';
 import { changelogFeedFormatPage, changelogFeedPage } from './feeds';
@@ -23,6 +25,7 @@ const SUPPORT_ROUTES: RouteDeclaration[] = [
   docsSearch, docFeedback,
   changelogsCollection, changelogParse, changelogProbe, changelogSync, changelogReleases,
   portalTickets, portalTicketItem, portalTicketMessages, portalTicketAttachment,
+  chatConfig, chatMessages, chatHandoff, chatAdminTest, chatAdminLearn, chatAdminLearning, chatThread,
 ];
 
 /** Plain pages the plugin serves outside wp-json (scripts, feeds). */

@@ -1,0 +1,69 @@
+/**
+ * POST /chat/handoff (docs/chat.md, "Handoff"): the conversation becomes a ticket, source `chat`, whose
+ * first message holds the visitor's note, the transcript and the sources the answers cited; the
+ * customer is the WordPress user with that email when there is one. The thread is frozen (no more
+ * answers) in the same transaction, and a second handoff of it answers the same ticket.
+ */
+import { Site } from '../../wp/site';
+import { openTicket } from '../tickets/create';
+import { accountOwning } from '../tickets/customer-email';
+import { ticketListsAfterWrite } from '../tickets/list';
+import { writeSupport } from '../write';
+import { ChatMessage, ChatThread, findThread, markHandedOff, threadMessages } from './threads';
+import { threadNotFound } from './tokens';
+
+export interface HandoffRequest {
+  email: string;
+  name?: string;
+  note?: string;
+}
+
+export interface Handoff {
+  ticketId: number;
+  /** False when an earlier handoff of the thread had already opened the ticket. */
+  created: boolean;
+}
+
+export async function handOff(site: Site, thread: ChatThread, input: HandoffRequest): Promise<Handoff> {
+  if (thread.ticketId !== null) return { ticketId: thread.ticketId, created: false };
+  // Read before the write's transaction (which on SQLite holds the only connection).
+  const customer = await accountOwning(site, input.email);
+  const name = input.name?.trim() || customer?.display_name || input.email;
+  return writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx) => {
+    // The thread's row is held (MySQL) so that two handoffs at once open one ticket.
+    const current = await findThread(site.db, thread.uuid, ctx.trx, true);
+    if (!current) throw threadNotFound();
+    if (current.ticketId !== null) return { ticketId: current.ticketId, created: false };
+    const messages = await threadMessages(site.db, current.postId, ctx.trx);
+    const { ticketId } = await openTicket(site, ctx, {
+      subject: subjectOf(messages), body: transcript(current, messages, input.note?.trim() ?? ''), source: 'chat',
+      customer: { userId: customer?.ID ?? 0, name, email: input.email },
+      authorKind: 'customer',
+    });
+    await markHandedOff(ctx, current.postId, ticketId);
+    return { ticketId, created: true };
+  });
+}
+
+/** The visitor's first question, shortened. */
+function subjectOf(messages: readonly ChatMessage[]): string {
+  const first = messages.find((m) => m.role === 'visitor')?.content.replace(/\s+/g, ' ').trim() ?? '';
+  const chars = [...first];
+  return `Chat: ${chars.length > 80 ? `${chars.slice(0, 79).join('')}…` : first || 'conversation'}`;
+}
+
+/** The first message of the ticket: plain text, as an agent reads it. */
+export function transcript(thread: ChatThread, messages: readonly ChatMessage[], note: string): string {
+  const lines: string[] = [];
+  if (note) lines.push(note, '');
+  lines.push('--- Chat transcript ---');
+  if (thread.pageUrl) lines.push(`Page: ${thread.pageTitle ? `${thread.pageTitle} ` : ''}${thread.pageUrl}`);
+  for (const m of messages) {
+    const who = m.role === 'visitor' ? 'Visitor' : 'Assistant';
+    const state = m.state === 'interrupted' ? ' (interrupted)' : m.state === 'failed' ? ' (no answer: the assistant failed)' : '';
+    lines.push('', `${who}${state}: ${m.content}`);
+  }
+  const cited = [...new Map(messages.flatMap((m) => m.sources).map((s) => [s.url, s])).values()];
+  if (cited.length) lines.push('', '--- Sources cited ---', ...cited.map((s) => `- ${s.title}: ${s.url}`));
+  return lines.join('\n');
+}
