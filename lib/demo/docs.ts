@@ -1,15 +1,17 @@
 /**
  * The demo site's published docs: a handful in two collections (`getting-started`, `account`), so a
- * new user can try GET /wp-json/support/v1/docs/search?q=pasword and the feedback route. Written as
- * the plugin writes docs (svc_doc posts, svc_doc_collection terms); a site that has docs gets none.
+ * new user can try GET /wp-json/support/v1/docs/search?q=pasword and the feedback route. Written in
+ * the seed's transaction as the plugin stores docs (svc_doc posts, svc_doc_collection terms; docs/docs.md).
  */
-import { forgetDocIndex } from '../support/docs/search-index';
-import { DOC_POST_TYPE, NewDoc, insertDocs } from '../support/docs/store';
-import { Site } from '../wp/site';
+import { Knex } from 'knex';
+import { NewDoc, writeDocs } from '../support/docs/store';
+import { Database } from '../wp/db/database';
+import { siteDates } from '../wp/dates';
+import { OptionStore } from '../wp/options';
 
 export const DEMO_DOCS: readonly NewDoc[] = [
   {
-    slug: 'installing-understudy', title: 'Installing the help desk', collections: ['getting-started'],
+    slug: 'installing-the-help-desk', title: 'Installing the help desk', collections: ['getting-started'],
     content: '<!-- wp:paragraph --><p>Installation takes a minute: upload the plugin, activate it and open <strong>Support &rarr; Settings</strong>.</p><!-- /wp:paragraph -->',
   },
   {
@@ -35,8 +37,15 @@ export const DEMO_DOCS: readonly NewDoc[] = [
   },
 ];
 
-/** Writes the demo docs unless the site has docs already; returns how many were written. */
-export async function seedDemoDocs(site: Site): Promise<number> {
-  if (await site.db.knex(site.db.tables.posts).where({ post_type: DOC_POST_TYPE }).first('ID')) return 0;
-  return (await insertDocs(site, DEMO_DOCS, { invalidates: [forgetDocIndex] })).length;
+export interface DemoDocsContext {
+  trx: Knex.Transaction;
+  db: Database;
+  options: OptionStore;
+  home: string;
+  now: number;
+}
+
+/** Writes the demo docs in the seed's transaction; returns their IDs. */
+export async function insertDemoDocs({ trx, db, options, home, now }: DemoDocsContext): Promise<number[]> {
+  return writeDocs(trx, db, home, await siteDates(options, now), DEMO_DOCS);
 }

@@ -16,6 +16,7 @@ import { hashPasswordForSite } from '../wp/password-format';
 import { addPostMeta, insertPost } from '../wp/posts';
 import { Site } from '../wp/site';
 import { insertDemoChangelog } from './changelog';
+import { insertDemoDocs } from './docs';
 import { DemoCustomer, DemoFixture, DemoTicket, demoFixture } from './fixture';
 import { insertDemoUser, roleLevels } from './users';
 
@@ -71,6 +72,7 @@ export async function seedDemoSite(site: Site, fixture: DemoFixture = demoFixtur
     const byAge = [...fixture.tickets].sort((a, b) => firstMessageHoursAgo(b) - firstMessageHoursAgo(a));
     for (const [i, ticket] of byAge.entries()) tickets.push(await insertTicket(ctx, ticket, i + 1, users, fixture));
     await insertDemoChangelog(ctx);
+    await insertDemoDocs(ctx);
     await options.update('blogname', fixture.title);
     // WP: set when the first application password is created; without it they are not checked at all.
     await options.addSiteOption('using_application_passwords', '1');

@@ -101,24 +101,33 @@ export interface NewDoc {
 
 /** Writes docs in one transaction; returns their IDs. The search index of this process sees them at once. */
 export async function insertDocs(site: Site, docs: readonly NewDoc[], options: { invalidates?: Array<(site: Site) => void> } = {}): Promise<number[]> {
-  return writeSupport(site, { invalidates: options.invalidates }, async (ctx) => {
-    const termIds = new Map<string, number>();
-    const ids: number[] = [];
-    for (const doc of docs) {
-      const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
-        post_type: DOC_POST_TYPE, post_status: doc.status ?? 'publish', post_title: doc.title, post_name: doc.slug, post_content: doc.content, date: ctx.dates,
-      });
-      if (doc.excerpt) await ctx.trx(ctx.tables.posts).where({ ID: id }).update({ post_excerpt: doc.excerpt });
-      for (const slug of doc.collections) {
-        const taxonomyId = termIds.get(slug) ?? await ensureCollection(ctx.trx, site.db, slug);
-        termIds.set(slug, taxonomyId);
-        await ctx.trx(ctx.tables.termRelationships).insert({ object_id: id, term_taxonomy_id: taxonomyId, term_order: 0 });
-        await ctx.trx(ctx.tables.termTaxonomy).where({ term_taxonomy_id: taxonomyId }).increment('count', 1);
-      }
-      ids.push(id);
+  return writeSupport(site, { invalidates: options.invalidates }, (ctx) => writeDocs(ctx.trx, site.db, ctx.home, ctx.dates, docs));
+}
+
+/**
+ * The rows of new docs, in a transaction the caller holds (the demo's seed has its own): each post,
+ * its collections' terms (created when missing) and their counts. Returns the IDs.
+ */
+export async function writeDocs(
+  trx: Knex.Transaction, db: Database, home: string, dates: { local: string; gmt: string }, docs: readonly NewDoc[],
+): Promise<number[]> {
+  const { tables } = db;
+  const termIds = new Map<string, number>();
+  const ids: number[] = [];
+  for (const doc of docs) {
+    const id = await insertPost(trx, tables, home, {
+      post_type: DOC_POST_TYPE, post_status: doc.status ?? 'publish', post_title: doc.title, post_name: doc.slug, post_content: doc.content, date: dates,
+    });
+    if (doc.excerpt) await trx(tables.posts).where({ ID: id }).update({ post_excerpt: doc.excerpt });
+    for (const slug of doc.collections) {
+      const taxonomyId = termIds.get(slug) ?? await ensureCollection(trx, db, slug);
+      termIds.set(slug, taxonomyId);
+      await trx(tables.termRelationships).insert({ object_id: id, term_taxonomy_id: taxonomyId, term_order: 0 });
+      await trx(tables.termTaxonomy).where({ term_taxonomy_id: taxonomyId }).increment('count', 1);
     }
-    return ids;
-  });
+    ids.push(id);
+  }
+  return ids;
 }
 
 /** WP: wp_insert_term(): the collection's term_taxonomy_id, the term made when missing. */

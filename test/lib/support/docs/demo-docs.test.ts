@@ -1,26 +1,37 @@
-/** The demo docs (lib/demo/docs.ts): written once, in two collections, found by a search with a typo. */
+/** The demo site's docs (lib/demo/docs.ts): seeded with the demo, in two collections, found by a search with a typo. */
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { DEMO_DOCS, seedDemoDocs } from '../../../../lib/demo/docs';
-import { TestSite, openTestSite } from '../../../harness/outbound';
-import { API } from '../../../harness/support';
+import { createApp } from '../../../../lib/app';
+import { DEMO_DOCS } from '../../../../lib/demo/docs';
+import { seedDemoSite } from '../../../../lib/demo/seed';
+import { fixedClock } from '../../../../lib/wp/clock';
+import { Site } from '../../../../lib/wp/site';
+import { envFor, openFor } from '../../../cli/cli-harness';
+import { ScratchDatabase, scratchDatabase } from '../../../harness/db';
 
-describe('demo docs', function () {
-  let t: TestSite;
+describe('the demo docs', function () {
+  let db: ScratchDatabase;
+  let site: Site;
+
   before(async () => {
-    t = await openTestSite();
+    db = await scratchDatabase();
+    ({ site } = await openFor(envFor(db.target), fixedClock(Date.UTC(2026, 10, 25, 12))));
+    assert.ok(await seedDemoSite(site));
   });
   after(async () => {
-    await t?.close();
+    await site?.db.close();
+    await db?.drop();
   });
 
-  it('are written once, and a search with a typo finds the password doc', async () => {
-    assert.equal(await seedDemoDocs(t.site), DEMO_DOCS.length);
-    assert.equal(await seedDemoDocs(t.site), 0);
+  it('are seeded with the demo in two collections, and a search with a typo finds the password doc', async () => {
     assert.deepEqual(new Set(DEMO_DOCS.flatMap((d) => d.collections)), new Set(['getting-started', 'account']));
-    const res = await request(t.app).get(`${API}/docs/search`).query({ q: 'pasword' });
+    const app = createApp(site);
+    const res = await request(app).get('/wp-json/support/v1/docs/search').query({ q: 'pasword' });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body[0].title, 'Password reset');
     assert.equal(res.body[0].excerpt, 'Forgot your password? Reset it from the sign-in page.');
+    assert.equal(res.body[0].collection, 'account');
+    const started = await request(app).get('/wp-json/support/v1/docs/search').query({ q: 'mailbox', collection: 'getting-started' });
+    assert.deepEqual(started.body.map((r: { title: string }) => r.title), ['Connecting a mailbox']);
   });
 });
