@@ -6,6 +6,7 @@
  * is really served at as its siteurl (even with `--port=0`); requests that arrive while the database
  * opens are answered 503.
  */
+import cluster from 'node:cluster';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { AggregatorRegistry } from 'prom-client';
@@ -207,11 +208,20 @@ export async function bindThenOpen(
   let handler: RequestHandler | null = null;
   const httpServer = createHttpServer(limits, frontDoor(door, () => handler), logger);
   const { drain } = trackConnections(httpServer);
+  const bound = (site: Site, url: string): BoundSite => ({ httpServer, drain, url, site, answerWith: (h) => { handler = h; } });
+  // CASE: a worker of `serve --workers` (the primary created the site at its fixed port) opens the
+  // site first: the primary hands connections to every listening worker, so it listens once ready.
+  if (cluster.isWorker) {
+    const url = `http://${displayHost(server.host)}:${server.port}`;
+    const { site } = await openConfiguredSite(ctx, config, { logger, siteUrl: url });
+    await listen(httpServer, server).catch(async (err) => { await site.db.close(); throw err; });
+    return bound(site, url);
+  }
   await listen(httpServer, server);
   const url = `http://${displayHost(server.host)}:${(httpServer.address() as AddressInfo).port}`;
   try {
     const { site } = await openConfiguredSite(ctx, config, { logger, siteUrl: url });
-    return { httpServer, drain, url, site, answerWith: (h) => { handler = h; } };
+    return bound(site, url);
   } catch (err) {
     await closeServer(httpServer);
     throw err;
