@@ -7,8 +7,9 @@
  *   tickets whose `post_modified` is at or after the watermark, or whose ID is new, are read again
  *   (the storage map moves `post_modified` on every change), then a census (count and highest ID of
  *   listed tickets) finds tickets deleted outright, which only then costs a read of all IDs.
- * Requests wait for nothing while the last confirmed state is younger than SOFT_MS, are served and
- * start a refresh in the background up to HARD_MS, and wait beyond it: inside the 2-second bound.
+ * Requests wait for nothing while the last confirmed state is younger than SOFT_MS (a second after
+ * a catch-up), are served and start a refresh in the background up to HARD_MS, and wait beyond it:
+ * inside the 2-second bound. Every caller meanwhile joins the refresh under way.
  * The full tickets of pages are kept in a small cache that every refresh updates.
  */
 import { performance } from 'node:perf_hooks';
@@ -21,6 +22,8 @@ import { StoredTicket, highestPostId, readListFields, readStoredTickets } from '
 import { Ticket } from './types';
 
 const SOFT_MS = 250;
+/** After a refresh that had to catch up (the token moved, or is unknown), the next waits this long. */
+const SOFT_AFTER_CATCH_UP_MS = 1000;
 const HARD_MS = 1900;
 /** A writer's `post_modified` may trail the newest one seen by this much (clock skew, a slow commit). */
 const WATERMARK_MARGIN_SECONDS = 120;
@@ -36,7 +39,9 @@ export class LiveTicketList {
   private readonly written = new Set<number>();
   private loaded: Promise<void> | null = null;
   private refreshing: Promise<void> | null = null;
+  private rereading: Promise<void> | null = null;
   private confirmedAt = -Infinity;
+  private softMs = SOFT_MS;
   private lastToken: string | null = null;
   /** The newest `post_modified` seen, as stored (`YYYY-MM-DD HH:MM:SS`, site time). */
   private newest = '';
@@ -53,10 +58,10 @@ export class LiveTicketList {
       throw err;
     });
     await this.loaded;
-    if (this.written.size) await this.rereadWritten();
+    if (this.written.size || this.rereading) await this.rereadWritten();
     const age = performance.now() - this.confirmedAt;
     if (age >= HARD_MS) await this.refresh();
-    else if (age >= SOFT_MS) void this.refresh().catch(() => undefined);
+    else if (age >= this.softMs) void this.refresh().catch(() => undefined);
     return this.index;
   }
 
@@ -82,35 +87,43 @@ export class LiveTicketList {
     this.confirm(started, token);
   }
 
-  /** One refresh at a time; one asked for during another starts after it (it may hold newer writes). */
+  /**
+   * One refresh at a time, which every caller meanwhile joins: it started after they were asked
+   * to be fresh (or within the soft age), so what it confirms is fresh enough for them.
+   */
   private refresh(): Promise<void> {
-    const next: Promise<void> = (this.refreshing ?? Promise.resolve()).catch(() => undefined).then(() => this.sync());
-    const running = next.finally(() => {
-      if (this.refreshing === running) this.refreshing = null;
+    this.refreshing ??= this.sync().finally(() => {
+      this.refreshing = null;
     });
-    this.refreshing = running;
-    return running;
+    return this.refreshing;
   }
 
   /**
    * This process's own writes, read by ID: cheap, so a list right after a write shows it. The token
-   * they moved still makes the next refresh catch up with everyone else, in the background.
+   * they moved still makes the next refresh catch up with everyone else, in the background. Callers
+   * meanwhile wait for the read under way, then read what was written since.
    */
   private async rereadWritten(): Promise<void> {
+    while (this.rereading) await this.rereading.catch(() => undefined);
+    if (!this.written.size) return;
     const ids = [...this.written];
     this.written.clear();
-    try {
-      await this.reread((qb) => qb.whereIn('p.ID', ids));
-    } catch (err) {
+    this.rereading = this.reread((qb) => qb.whereIn('p.ID', ids)).catch((err) => {
       for (const id of ids) this.written.add(id);
       throw err;
-    }
+    }).finally(() => {
+      this.rereading = null;
+    });
+    await this.rereading;
   }
 
   private async sync(): Promise<void> {
     const started = performance.now();
     const token = await this.token();
-    if (token === null || token !== this.lastToken) await this.catchUp();
+    const moved = token === null || token !== this.lastToken;
+    if (moved) await this.catchUp();
+    // A catch-up reads the database (a scan without the svc_* indexes): not more than about once a second.
+    this.softMs = moved ? SOFT_AFTER_CATCH_UP_MS : SOFT_MS;
     this.confirm(started, token);
   }
 
