@@ -1,6 +1,7 @@
 /**
  * `understudy shadow status`: per-route match rates of a running proxy's shadow traffic, read from
  * its GET /_understudy/shadow (answered to clients on the proxy's own machine only).
+ * `understudy shadow report`: the evidence every proxy stored in the database (shadow-report.ts).
  */
 import { STATUS_PATH } from '../proxy/server';
 import { ShadowStatus, matchRate } from '../proxy/stats';
@@ -9,18 +10,29 @@ import { loadServerConfig } from '../wp/config';
 import { CliError, choiceFlag, parseCommandArgs, stringFlag } from './args';
 import { CliContext, displayHost, line } from './context';
 import { asciiTable } from './format';
+import { SHADOW_REPORT_USAGE, shadowReportCommand } from './shadow-report';
 
 export const SHADOW_HELP = `usage: understudy shadow status [--proxy=<url>] [--format=table|json]
+       ${SHADOW_REPORT_USAGE}
 
-Shows, per route, how often Understudy's answers matched the PHP site's in shadow mode: compared,
-match rate, matched, differed, noise-cancelled, failed, dropped (queue full) and skipped (writes,
-large bodies). --proxy defaults to the address 'understudy proxy' listens on (PORT and HOST).
+status: shows, per route, how often Understudy's answers matched the PHP site's in shadow mode since
+a running proxy started: compared, match rate, matched, differed, noise-cancelled, failed, dropped
+(queue full) and skipped (writes, large bodies). --proxy defaults to the address 'understudy proxy'
+listens on (PORT and HOST).
+
+report: the same counts as every proxy on this site's database stored them (kept 30 days by default,
+see 'understudy help proxy'), over --since (7d, 12h, 90m or a date): per route the match rate, the
+fields that differed most with a redacted example, and a verdict ("ready to serve: matched 12,345 of
+12,351 over 7 days") once at least --min-compared comparisons matched at --min-rate percent or more
+(failed comparisons count against it). --html also writes a self-contained page; --format=json prints
+the report as JSON ("format": "understudy-shadow-report/1").
 `;
 
 export async function shadowCommand(ctx: CliContext, argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, { proxy: 'string', format: 'string' });
+  const args = parseCommandArgs(argv, { proxy: 'string', format: 'string', since: 'string', html: 'string', 'min-compared': 'string', 'min-rate': 'string' });
   const [sub, ...extra] = args.positional;
-  if (sub !== 'status' || extra.length) throw new CliError('Usage: understudy shadow status [--proxy=<url>] [--format=table|json]');
+  if (sub === 'report' && !extra.length) return shadowReportCommand(ctx, args);
+  if (sub !== 'status' || extra.length) throw new CliError(`Usage: understudy shadow status [--proxy=<url>] [--format=table|json]\n       ${SHADOW_REPORT_USAGE}`);
   const format = choiceFlag(args, 'format', ['table', 'json'] as const, 'table');
   const { host, port } = loadServerConfig(ctx.env);
   const proxy = stringFlag(args, 'proxy') ?? `http://${displayHost(host)}:${port}`;

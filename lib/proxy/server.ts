@@ -15,8 +15,8 @@ import { bufferedRequest } from './inject';
 import { createUpstream, passThrough } from './pass-through';
 import type { Routing } from './routing';
 import { shadowPass } from './shadow';
-import { ShadowQueue } from './shadow-queue';
-import { ShadowStats } from './stats';
+import { ShadowDifference, ShadowQueue } from './shadow-queue';
+import { Counter, ShadowStats } from './stats';
 
 export const STATUS_PATH = '/_understudy/shadow';
 
@@ -37,6 +37,13 @@ export interface ProxyOptions {
   trustedProxies?: TrustedProxies;
   /** Longest silence of the upstream before the client gets a 504 (default 30 s). */
   upstreamTimeoutMs?: number;
+  /** Where shadow counts and differences are also kept (the shadow store, in the database). */
+  evidence?: ShadowEvidence;
+}
+
+export interface ShadowEvidence {
+  count(route: string, counter: Counter): void;
+  difference(difference: ShadowDifference): void;
 }
 
 export interface Proxy {
@@ -49,11 +56,13 @@ export interface Proxy {
 
 export function createProxy(options: ProxyOptions): Proxy {
   const upstream = createUpstream(options.upstream, options.preserveHost ?? true, options.upstreamTimeoutMs);
-  const stats = new ShadowStats();
+  const evidence = options.evidence;
+  const stats = new ShadowStats(evidence && ((route, counter) => evidence.count(route, counter)));
   const settings = options.routing.shadow;
   const queue = new ShadowQueue({
     rules: options.rules, stats, logger: options.logger,
     concurrency: settings.concurrency, queueLimit: settings.queueLimit, timeoutMs: settings.timeoutMs,
+    onDifference: evidence && ((difference) => evidence.difference(difference)),
   });
   const maxAjaxBody = options.maxAjaxBodyBytes ?? options.surface.ajax.largestBody;
   const shadowContext = { upstream, understudy: options.understudy, queue, stats, settings };

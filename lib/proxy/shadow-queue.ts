@@ -25,6 +25,16 @@ export interface ShadowJob {
   upstreamAgain(): Promise<ActualResponse>;
 }
 
+/** A comparison that differed, redacted, as the shadow store keeps it. */
+export interface ShadowDifference {
+  route: string;
+  method: string;
+  url: string;
+  /** How many differences there were; `diffs` holds the first LOGGED_DIFFS. */
+  count: number;
+  diffs: Difference[];
+}
+
 export interface ShadowQueueOptions {
   rules: ReplayRules;
   stats: ShadowStats;
@@ -32,6 +42,8 @@ export interface ShadowQueueOptions {
   concurrency: number;
   queueLimit: number;
   timeoutMs: number;
+  /** Told of each comparison that differed (after noise), already redacted. */
+  onDifference?(difference: ShadowDifference): void;
 }
 
 /** Differences logged per request at most; the count says how many there were. */
@@ -95,10 +107,12 @@ export class ShadowQueue {
       const real = diffs.filter((d) => !isNoise(d, noise));
       if (!real.length) return stats.count(job.route, 'noiseCancelled');
       stats.count(job.route, 'differed');
-      logger.warn('shadow: Understudy answered differently', {
+      const difference = {
         route: job.route, method: job.method, url: redactor.text(job.url), count: real.length,
         diffs: real.slice(0, LOGGED_DIFFS).map((d) => redactor.difference(d)),
-      });
+      };
+      logger.warn('shadow: Understudy answered differently', { ...difference });
+      this.options.onDifference?.(difference);
     } catch (err) {
       stats.count(job.route, 'failed');
       logger.warn('shadow: comparison failed', { route: job.route, method: job.method, error: redactor.text(err instanceof Error ? err.message : String(err)) });

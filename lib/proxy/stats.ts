@@ -40,7 +40,11 @@ export class ShadowStats {
   private readonly routes = new Map<string, RouteCounters>();
   private readonly since = new Date().toISOString();
 
+  /** @param onCount also told of every count (the shadow store keeps them in the database) */
+  constructor(private readonly onCount?: (route: string, counter: Counter) => void) {}
+
   count(route: string, counter: Counter): void {
+    this.onCount?.(route, counter);
     const counters = this.routes.get(route) ?? empty();
     counters[counter]++;
     if (COMPARED.includes(counter)) counters.compared++;

@@ -8,5 +8,6 @@ import { createFrmSubmissions } from './20261122-10-create-frm-submissions';
 import { createPortal } from './20261125-01-create-portal';
 import { indexPortalExpiry } from './20261125-02-index-portal-expiry';
 import { createDocVotes } from './20261125-05-create-doc-votes';
+import { createShadowEvidence } from './20261125-20-create-shadow-evidence';
 
-export const MIGRATIONS: Migration[] = [createRateLimits, createRequestKeys, createJobs, createMailReceipts, createFrmSubmissions, createPortal, indexPortalExpiry, createDocVotes];
+export const MIGRATIONS: Migration[] = [createRateLimits, createRequestKeys, createJobs, createMailReceipts, createFrmSubmissions, createPortal, indexPortalExpiry, createDocVotes, createShadowEvidence];
