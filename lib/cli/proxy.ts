@@ -8,6 +8,7 @@ import { buildSurface, createApp } from '../app';
 import { Logger, consoleLogger } from '../logger';
 import { Proxy, createProxy } from '../proxy/server';
 import { LiveRouting } from '../proxy/live-routing';
+import { ShadowStore } from '../proxy/shadow-store';
 import { Routing, loadRouting } from '../proxy/routing';
 import { loadRules } from '../replay/rules';
 import { ServerConfig, SiteConfig, loadServerConfig, loadSiteConfig } from '../wp/config';
@@ -23,6 +24,7 @@ import { shadowStatusLines } from './shadow';
 
 export const PROXY_HELP = `usage: understudy proxy --upstream=<url> [--port=<port>] [--host=<host>] [--routes=<file>]
                         [--rules=<file>] [--no-preserve-host] [--upstream-timeout=<seconds>]
+                        [--shadow-keep-days=30] [--shadow-keep-differences=50]
 
 Listens like 'understudy serve' and stands in front of the PHP site at --upstream. Understudy answers
 the REST namespaces and admin-ajax actions of the plugins it replaces; everything else (WordPress
@@ -41,7 +43,9 @@ The HTTP_* limits are those of 'understudy serve', with longer defaults for pass
 pages through: HTTP_REQUEST_TIMEOUT_MS 600000 and HTTP_IDLE_TIMEOUT_MS 300000 (see README.md).
 
 Shadow counters: 'understudy shadow status', or GET /_understudy/shadow from this machine; they are
-also printed at shutdown.
+also printed at shutdown. They are also added (every 5 s and at shutdown) to the site's database with
+the latest --shadow-keep-differences differing exchanges per route (redacted), kept
+--shadow-keep-days days and summed over every proxy on the database: 'understudy shadow report'.
 
 'understudy proxy nginx' prints an nginx configuration from the same --routes file (see
 'understudy help nginx').
@@ -54,6 +58,9 @@ export interface ProxySettings {
   rulesFile?: string;
   preserveHost: boolean;
   upstreamTimeoutMs?: number;
+  /** Shadow evidence in the database: days kept, latest differences kept per route. */
+  keepDays?: number;
+  keepDifferences?: number;
 }
 
 export interface RunningProxy {
@@ -67,7 +74,8 @@ export interface RunningProxy {
 export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<number> {
   if (argv[0] === 'nginx') return nginxCommand(ctx, argv.slice(1));
   const args = parseCommandArgs(argv, {
-    upstream: 'string', port: 'string', host: 'string', routes: 'string', rules: 'string', 'preserve-host': 'boolean', 'upstream-timeout': 'string', ...RUNTIME_FLAGS,
+    upstream: 'string', port: 'string', host: 'string', routes: 'string', rules: 'string', 'preserve-host': 'boolean', 'upstream-timeout': 'string',
+    'shadow-keep-days': 'string', 'shadow-keep-differences': 'string', ...RUNTIME_FLAGS,
   });
   if (args.positional.length) throw new CliError('Too many arguments. Usage: understudy proxy --upstream=<url> (see understudy help proxy)');
   const upstream = stringFlag(args, 'upstream');
@@ -81,6 +89,8 @@ export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<num
   const settings = {
     upstream, routesFile: resolve(ctx, stringFlag(args, 'routes')), rulesFile: resolve(ctx, stringFlag(args, 'rules')),
     preserveHost: args.flags['preserve-host'] !== false, upstreamTimeoutMs: durationMs(stringFlag(args, 'upstream-timeout'), '--upstream-timeout'),
+    keepDays: positive(stringFlag(args, 'shadow-keep-days', '30') as string, '--shadow-keep-days'),
+    keepDifferences: positive(stringFlag(args, 'shadow-keep-differences', '50') as string, '--shadow-keep-differences'),
   };
   const running = await startProxy(ctx, config, server, limits, settings, logger, runtime);
   logger.info(`Understudy proxy for ${upstream} is serving ${config.description} at ${running.url}`);
@@ -109,10 +119,13 @@ export async function startProxy(
   const { site, url } = bound;
   seen.setSite(site);
   const trustedProxies = runtime.trustedProxies;
+  const evidence = new ShadowStore(site.db, { keepDays: settings.keepDays, keepDifferences: settings.keepDifferences, logger });
   const proxy = createProxy({
     upstream: settings.upstream, understudy: createApp(site, surface, { trustedProxies }), surface, routing, rules, logger,
     preserveHost: settings.preserveHost, trustedProxies, upstreamTimeoutMs: settings.upstreamTimeoutMs,
+    evidence,
   });
+  evidence.start();
   live?.watch();
   const reread = () => {
     if (live) live.reload('SIGHUP');
@@ -136,6 +149,7 @@ export async function startProxy(
       live?.close();
       await bound.drain(runtime.shutdownTimeoutMs);
       await proxy.close();
+      await evidence.close();
       if (worker) await stopWorker(site, worker, logger);
       if (seen.metricsServer) await closeServer(seen.metricsServer);
       await site.db.close();
@@ -151,6 +165,11 @@ function durationMs(value: string | undefined, flag: string): number | undefined
   const ms = m ? Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000 }[m[2] ?? 's'] as number) : NaN;
   if (!(ms >= 1)) throw new CliError(`${flag} must be a duration such as 30 (seconds), 500ms or 2m, got "${value}"`);
   return Math.round(ms);
+}
+
+function positive(value: string, flag: string): number {
+  if (!/^[1-9]\d*$/.test(value)) throw new CliError(`${flag} must be a whole number of 1 or more, got "${value}"`);
+  return Number(value);
 }
 
 function resolve(ctx: CliContext, file: string | undefined): string | undefined {

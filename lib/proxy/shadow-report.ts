@@ -96,7 +96,13 @@ function topFields(e: StoredEvidence): FieldSummary[] {
       else fields.set(where, { where, count: 1, example: { method: d.method, url: d.url, seenAt: new Date(d.seenAt * 1000).toISOString(), ...diff } });
     }
   }
-  return [...fields.values()].sort((a, b) => b.count - a.count || a.where.localeCompare(b.where)).slice(0, TOP_FIELDS);
+  return [...fields.values()].sort((a, b) => b.count - a.count || rank(a.where) - rank(b.where) || a.where.localeCompare(b.where)).slice(0, TOP_FIELDS);
+}
+
+/** Among fields as frequent, the status first, then the body, then headers: the order they matter to clients. */
+function rank(where: string): number {
+  if (where === 'status') return 0;
+  return where.startsWith('header ') ? 2 : 1;
 }
 
 function count(n: number): string {

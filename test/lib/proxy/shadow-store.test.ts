@@ -68,7 +68,7 @@ describe('shadow store', () => {
     assert.deepEqual(forms?.differences.map((d) => d.url), ['/wp-json/frm/forms?page=5', '/wp-json/frm/forms?page=4', '/wp-json/frm/forms?page=3']);
     const report = buildShadowReport(await evidenceSince(1), new Date(now - 3600_000), new Date(now), '1 hour', thresholds);
     const route = report.routes.find((r) => r.route === '/frm/forms');
-    assert.deepEqual(route?.topFields.map((f) => [f.where, f.count]), [['body[*].name', 3], ['status', 3]]);
+    assert.deepEqual(route?.topFields.map((f) => [f.where, f.count]), [['status', 3], ['body[*].name', 3]]);
     assert.equal(route?.topFields[0]?.example.url, '/wp-json/frm/forms?page=5');
   });
 
