@@ -7,6 +7,7 @@ import { changelogReleases, changelogsCollection } from './changelogs';
 import { changelogParse, changelogProbe, changelogSync } from './changelogs-admin';
 import { chatConfig, chatHandoff, chatMessages, chatThread } from './chat';
 import { chatAdminLearn, chatAdminLearning, chatAdminTest } from './chat-admin';
+import { chatScriptPage } from './chat-script';
 import { ticketDelivery } from './deliveries';
 import { docFeedback, docsSearch } from './docs';
 import { changelogFeedFormatPage, changelogFeedPage } from './feeds';
@@ -29,7 +30,7 @@ const SUPPORT_ROUTES: RouteDeclaration[] = [
 ];
 
 /** Plain pages the plugin serves outside wp-json (scripts, feeds). */
-const SUPPORT_PAGES: PageDeclaration[] = [portalScriptPage, changelogFeedPage, changelogFeedFormatPage];
+const SUPPORT_PAGES: PageDeclaration[] = [portalScriptPage, changelogFeedPage, changelogFeedFormatPage, chatScriptPage];
 
 export function registerSupportRoutes(rest: RestRegistry, pages: PageRegistry): void {
   for (const route of SUPPORT_ROUTES) rest.register(route);

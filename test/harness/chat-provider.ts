@@ -8,6 +8,7 @@
  * - `silent`: headers never come;
  * - `slow-first`: the answer after `slowMs` of silence;
  * - `endless`: one piece, then nothing more until the client goes;
+ * - `paced`: the streamed answer's pieces `slowMs` apart (a reader sees it grow);
  * - `unauthorized`, `rate-limited`: 401 and 429 with an OpenAI-style error body.
  * Every request is recorded, with whether the client closed it before the server had finished.
  */
@@ -74,6 +75,7 @@ function answer(r: ProviderRequest, res: http.ServerResponse, slowMs: number): v
     return;
   }
   if (!r.body.stream) return answerOk(r, res);
+  if (model === 'paced') return answerPaced(res, slowMs);
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
   res.write(chunk({ role: 'assistant', content: '' }));
   if (model === 'mid-error' || model === 'cut' || model === 'endless') {
@@ -99,6 +101,19 @@ function answerOk(r: ProviderRequest, res: http.ServerResponse): void {
   res.write(text.slice(0, 37));
   res.write(text.slice(37, 150));
   res.end(text.slice(150));
+}
+
+function answerPaced(res: http.ServerResponse, gapMs: number): void {
+  res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+  const events = [...ANSWER_PIECES.map((p) => chunk({ content: p })), chunk({}, 'stop') + 'data: [DONE]\n\n'];
+  const next = () => {
+    if (res.destroyed) return;
+    const event = events.shift();
+    if (event === undefined) return void res.end();
+    res.write(event);
+    setTimeout(next, gapMs);
+  };
+  next();
 }
 
 function jsonError(res: http.ServerResponse, status: number, message: string): void {
