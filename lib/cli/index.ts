@@ -35,7 +35,7 @@ Commands:
   replay    Replay a capture (HAR or JSON) against a site and compare the answers.
   proxy     Stand in front of the PHP site: serve, pass or shadow per route.
   nginx     Print an nginx configuration from the proxy's routing file.
-  shadow    Show shadow match rates of a running proxy: understudy shadow status.
+  shadow    Shadow match rates: of a running proxy (status), or stored over days (report).
   db        Add, remove or show the opt-in svc_* indexes (db index add|remove|status).
   doc       Show readers' feedback on docs: understudy doc stats [<id>].
   seed      Write many tickets for benchmarks (seed --tickets=<n>).
