@@ -84,7 +84,7 @@ describe('the chat widget', function () {
 
   const lastAnswer = () => page.locator('[data-role="assistant"] .svc-chat-text').last();
   const waitForText = (selector: string, expected: string) => page.waitForFunction(
-    ([sel, text]: [string, string]) => [...document.querySelectorAll(sel)].some((n: any) => n.textContent === text), [selector, expected], { timeout: 20_000, polling: 50 },
+    ([sel, text]: [string, string]) => [...document.querySelectorAll(sel)].some((n: any) => n.textContent === text), [selector, expected] as [string, string], { timeout: 20_000, polling: 50 },
   ).catch(async (err: Error) => {
     throw new Error(`never shown: "${expected}"; the chat shows ${JSON.stringify(await page.evaluate(() => document.querySelector('.svc-chat-panel')?.innerText))} (${err.message})`);
   });
