@@ -3,37 +3,26 @@
  * variables exactly as wp_localize_script() prints them, and a minimal HTML document around a form for
  * pages that embed it in an iframe. The HTTP side lives in routes/frm/pages.ts.
  */
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { phpJsonEncode } from '../wp/php/json';
+import { ClientScript } from '../wp/client-script';
 import { escAttr } from './render';
 import { escapeHtml } from './variables';
 
 /** Where a WordPress plugin's script would be served from. */
 export const FORM_SCRIPT_PATH = '/wp-content/plugins/frm/assets/js/forms.js';
 
-let scriptSource: string | undefined;
+const FORM_SCRIPT = new ClientScript('client/frm/forms.js');
 
-/** The client script's source, read once (from the source tree, or next to the build in dist/). */
 export function formScriptSource(): string {
-  if (scriptSource === undefined) {
-    const candidates = ['../../client/frm/forms.js', '../../../client/frm/forms.js'].map((rel) => path.resolve(__dirname, rel));
-    const found = candidates.find((file) => fs.existsSync(file));
-    if (!found) throw new Error(`client/frm/forms.js not found (looked in ${candidates.join(', ')})`);
-    scriptSource = fs.readFileSync(found, 'utf8');
-  }
-  return scriptSource;
+  return FORM_SCRIPT.source();
 }
 
-/** A short content hash, used as the `ver` query argument so browsers fetch a changed script. */
 export function formScriptVersion(): string {
-  return createHash('sha256').update(formScriptSource()).digest('hex').slice(0, 10);
+  return FORM_SCRIPT.version();
 }
 
-/** WP: wp_localize_script('frm', 'frm_js_vars', {ajax_url}): one `var` line, JSON as PHP encodes it, then the script. */
+/** WP: wp_localize_script('frm', 'frm_js_vars', {ajax_url}), then the script. */
 export function localizedFormScript(ajaxUrl: string): string {
-  return `var frm_js_vars = ${phpJsonEncode({ ajax_url: ajaxUrl })};\n${formScriptSource()}`;
+  return FORM_SCRIPT.localized('frm_js_vars', { ajax_url: ajaxUrl });
 }
 
 /** A complete page holding one form and the script, for an iframe or a direct link. */
