@@ -300,6 +300,16 @@ describe('support/v1 chat', function () {
       assertRestError(await threadOf(randomUUID(), first.body.token), 404, 'svc_chat_thread_not_found');
     });
 
+    it('makes one conversation of two first messages sent at once with the same token', async () => {
+      const thread = randomUUID();
+      const token = 'simultaneous-token-0001';
+      const answers = await Promise.all([ask({ thread, token, message: OFF_TOPIC }), ask({ thread, token, message: `${OFF_TOPIC} Again.` })]);
+      assert.deepEqual(answers.map((r) => r.status), [201, 201]);
+      const posts = await t.site.db.knex('wp_posts').where({ post_type: 'svc_chat', post_name: thread });
+      assert.equal(posts.length, 1);
+      assert.equal((await threadOf(thread, token)).body.messages.length, 4);
+    });
+
     it("refuses a message to a thread with another thread's token, storing nothing", async () => {
       const first = await ask({ thread: randomUUID(), message: QUESTION });
       const other = await ask({ thread: randomUUID(), message: QUESTION });
@@ -342,6 +352,16 @@ describe('support/v1 chat', function () {
       const thread = await threadOf(chat.body.thread, chat.body.token);
       assert.equal(thread.body.handed_off, true);
       assert.equal(thread.body.ticket_id, ticketId);
+    });
+
+    it('opens one ticket for two handoffs of a thread sent at once', async () => {
+      const chat = await ask({ thread: randomUUID(), message: QUESTION });
+      const tickets = await count('svc_ticket');
+      const send = () => request(t.app).post(`${API}/chat/handoff`).send({ thread: chat.body.thread, token: chat.body.token, email: 'twice@example.net' });
+      const [a, b] = await Promise.all([send(), send()]);
+      assert.deepEqual([a.status, b.status].sort(), [200, 201]);
+      assert.equal(a.body.ticket_id, b.body.ticket_id);
+      assert.equal(await count('svc_ticket'), tickets + 1);
     });
 
     it('is refused while the option is off, with a wrong token, or without an email', async () => {
