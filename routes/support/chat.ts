@@ -9,7 +9,7 @@
  */
 import { countHandoff, countThreadMessage, countVisitorMessage } from '../../lib/support/chat/limits';
 import { handOff } from '../../lib/support/chat/handoff';
-import { chatOrigins } from '../../lib/support/chat/origins';
+import { chatOrigins, collectionsForOrigin } from '../../lib/support/chat/origins';
 import { presentThread } from '../../lib/support/chat/present';
 import { ChatEvent, acceptMessage, answerMessage } from '../../lib/support/chat/reply';
 import { readChatSettings } from '../../lib/support/chat/settings';
@@ -91,8 +91,10 @@ export const chatMessages: RouteDeclaration = {
         if (!settings.enabled) throw chatDisabled();
         await countVisitorMessage(req.site, settings.limits, req.ip);
         const p = req.params;
+        const origin = req.header('origin');
         const accepted = await acceptMessage(req.site, {
-          thread: p.thread, token: p.token, message: p.message.trim(), pageUrl: p.page_url, pageTitle: p.page_title?.trim(), origin: req.header('origin'),
+          thread: p.thread, token: p.token, message: p.message.trim(), pageUrl: p.page_url, pageTitle: p.page_title?.trim(),
+          origin, collections: await collectionsForOrigin(req.site, origin),
         }, () => countThreadMessage(req.site, settings.limits, p.thread));
         if (p.stream) {
           return new StreamResponse((signal) => asServerSentEvents(answerMessage(req.site, settings, accepted, true, signal)), {}, 200, settings.heartbeatSeconds * 1000);

@@ -66,7 +66,7 @@ describe('the chat widget', function () {
     await t.site.options.update('permalink_structure', '/%postname%/');
     await insertDocs(t.site, CHAT_DOCS, { invalidates: [forgetDocIndex] });
     shop = await startHostServer(() => `${apiOrigin}${CHAT_SCRIPT_PATH}`);
-    await createConnectedSite(t.site, { name: 'Shop', origins: [shop.origin] });
+    await createConnectedSite(t.site, { name: 'Shop', origins: [shop.origin], docCollections: ['account', 'billing'] });
     await setSupportSettings(t.site, {
       chat_enabled: true, chat_handoff: true, chat_base_url: fake.baseUrl, chat_model: 'paced', chat_api_key: 'sk-browser', chat_name: 'Shop help',
     });

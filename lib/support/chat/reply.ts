@@ -27,6 +27,8 @@ export interface VisitorMessage {
   pageTitle?: string;
   /** The browser origin it was sent from, when any. */
   origin?: string;
+  /** The doc collections the answer may come from (a connected site's); null for any. */
+  collections: Set<string> | null;
 }
 
 /** A stored visitor message, ready to be answered. */
@@ -37,6 +39,7 @@ export interface AcceptedMessage {
   message: ChatMessage;
   /** The conversation before this message. */
   history: ChatMessage[];
+  collections: Set<string> | null;
 }
 
 export type ChatEvent =
@@ -74,7 +77,7 @@ export async function acceptMessage(site: Site, input: VisitorMessage, beforeWri
     }
     const history = await threadMessages(site.db, thread.postId, ctx.trx);
     const message = await insertMessage(ctx, thread.postId, { role: 'visitor', content: input.message, state: 'complete' });
-    return { thread, mintedToken: existing === null ? mintedToken : null, message, history };
+    return { thread, mintedToken: existing === null ? mintedToken : null, message, history, collections: input.collections };
   });
 }
 
@@ -91,7 +94,7 @@ function checkOpens(thread: ChatThread | null, token: string | undefined): void 
  */
 export async function* answerMessage(site: Site, settings: ChatSettings, accepted: AcceptedMessage, stream: boolean, signal?: AbortSignal): AsyncGenerator<ChatEvent> {
   yield { type: 'start', thread: accepted.thread.uuid, ...(accepted.mintedToken ? { token: accepted.mintedToken } : {}), message: presentMessage(accepted.message) };
-  const sources = await retrieveSources(site, accepted.message.content);
+  const sources = await retrieveSources(site, accepted.message.content, accepted.collections);
   if (!sources.length) {
     const reply = await storeReply(site, accepted.thread, settings.wording.noAnswer, 'no_answer', []);
     yield { type: 'delta', text: reply.content };

@@ -93,18 +93,21 @@ class PassageIndex {
     return next;
   }
 
-  /** The best passages for a question, best first, none when nothing is relevant enough. */
-  rank(question: string): Passage[] {
+  /** The best passages for a question, best first, none when nothing is relevant enough; `allowed` collections only (null: any). */
+  rank(question: string, allowed: Set<string> | null): Passage[] {
     const words = tokenizeText(foldTerm(question));
     const meaningful = [...new Set(words.filter((w) => !STOP_WORDS.has(w)))];
     if (!meaningful.length) return [];
     const needed = Math.max(1, Math.ceil(meaningful.length * MIN_MATCHED_SHARE));
     const perDoc = new Map<number, number>();
     const chosen: Passage[] = [];
+    const docs = docIndex(this.site);
+    const shown = (docId: number) => allowed === null || docs.collectionsOf(docId).some((slug) => allowed.has(slug));
     for (const hit of this.engine.search(meaningful.join(' '), {
       boost: FIELD_BOOST,
       prefix: (term) => term.length >= 3,
       fuzzy: (term) => (term.length >= 6 ? 2 : term.length >= 4 ? 1 : false),
+      filter: (hit) => shown(this.passages.get(String(hit.id))?.docId ?? 0),
     })) {
       if (new Set(hit.queryTerms).size < needed) continue;
       const passage = this.passages.get(String(hit.id));
@@ -170,11 +173,15 @@ function passageIndex(site: Site): PassageIndex {
   return found;
 }
 
-/** The passages to ground an answer in, numbered from 1, with their links; [] when nothing is relevant. */
-export async function retrieveSources(site: Site, question: string): Promise<NumberedSource[]> {
+/**
+ * The passages to ground an answer in, numbered from 1, with their links; [] when nothing is relevant.
+ * `allowed`: only docs in these collections (a connected site's); null for any.
+ */
+export async function retrieveSources(site: Site, question: string, allowed: Set<string> | null = null): Promise<NumberedSource[]> {
+  if (allowed?.size === 0) return [];
   const index = passageIndex(site);
   await index.sync();
-  const passages = index.rank(question);
+  const passages = index.rank(question, allowed);
   if (!passages.length) return [];
   const home = await site.homeUrl();
   const structure = String((await site.options.get('permalink_structure', '')) || '');

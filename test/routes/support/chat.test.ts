@@ -23,6 +23,8 @@ import { TestSite, openTestSite, setSupportSettings } from '../../harness/outbou
 import { API, as } from '../../harness/support';
 
 const SHOP = 'https://shop.example';
+/** A connected site that may show the billing docs only. */
+const BILLING = 'https://billing.example';
 const QUESTION = 'How do I reset my password?';
 const OFF_TOPIC = 'What is the capital of Mongolia?';
 
@@ -55,7 +57,8 @@ describe('support/v1 chat', function () {
     t = await openTestSite({ oracle: true });
     await t.site.options.update('permalink_structure', '/%postname%/');
     await insertDocs(t.site, CHAT_DOCS, { invalidates: [forgetDocIndex] });
-    await createConnectedSite(t.site, { name: 'Shop', origins: [SHOP] });
+    await createConnectedSite(t.site, { name: 'Shop', origins: [SHOP], docCollections: ['account', 'billing', 'setup'] });
+    await createConnectedSite(t.site, { name: 'Billing portal', origins: [BILLING], docCollections: ['billing'] });
     api = t.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => api.once('listening', resolve));
     apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
@@ -269,6 +272,18 @@ describe('support/v1 chat', function () {
       const streamed = await askStreaming({ thread: randomUUID(), message: OFF_TOPIC });
       assert.deepEqual(streamed.events.map((e) => e.event), ['start', 'delta', 'done']);
       assert.equal(fake.requests.length, before, 'no provider call');
+    });
+
+    it("answers a connected site's pages from the doc collections that site may show", async () => {
+      const before = fake.requests.length;
+      const password = await ask({ thread: randomUUID(), message: QUESTION }).set('Origin', BILLING);
+      assert.equal(password.body.reply.state, 'no_answer');
+      assert.equal(fake.requests.length, before);
+      const invoice = await ask({ thread: randomUUID(), message: 'Where can I download my invoices?' }).set('Origin', BILLING);
+      assert.equal(invoice.body.reply.state, 'complete');
+      assert.match(fake.requests.at(-1)!.body.messages[0]!.content, /\[1\] Invoices and receipts/);
+      // This site's own pages and requests without Origin are answered from every doc.
+      assert.equal((await ask({ thread: randomUUID(), message: QUESTION }).set('Origin', 'http://127.0.0.1:8081')).body.reply.state, 'complete');
     });
 
     it('refuses bad input with WordPress errors and stores nothing', async () => {
