@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { Express } from 'express';
 import request from 'supertest';
-import { createApp } from '../../../lib/app';
+import { buildSurface, createApp } from '../../../lib/app';
+import { parseTrustedProxies } from '../../../lib/wp/http/trusted-proxies';
 import { memoryLogger } from '../../../lib/logger';
 import { createConnectedSite, rotateSiteKey } from '../../../lib/support/sites/admin';
 import { uploadsDirOf } from '../../../lib/support/tickets/attachments';
@@ -314,6 +315,15 @@ describe('POST /support/v1/sites/<site-id>/tickets', function () {
       assert.equal((await post(twin.app).set('Authorization', `Bearer ${key}`).send(fields())).status, 201);
       oracle.clock.advance(3600 * 1000);
       assert.equal((await post().set('Origin', SHOP).send(fields())).status, 201, 'a new hour');
+    });
+
+    it('counts an IPv6 visitor behind a trusted proxy by the /64: another address of it is the same visitor', async () => {
+      freshHour();
+      const behindProxy = createApp(oracle.site, buildSurface(), { trustedProxies: parseTrustedProxies('127.0.0.1, ::1') });
+      const from = (address: string) => post(behindProxy).set('Origin', SHOP).set('X-Forwarded-For', address).send(fields());
+      for (let i = 1; i <= 10; i++) assert.equal((await from(`2001:db8:7:1::${i.toString(16)}`)).status, 201);
+      assertRestError(await from('2001:db8:7:1:ffff:ffff:ffff:fffe'), 429, 'rest_too_many_requests');
+      assert.equal((await from('2001:db8:7:2::1')).status, 201, 'the next /64 is another visitor');
     });
   });
 
