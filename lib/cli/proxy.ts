@@ -8,23 +8,28 @@ import { buildSurface, createApp } from '../app';
 import { Logger, consoleLogger } from '../logger';
 import { Proxy, createProxy } from '../proxy/server';
 import { LiveRouting } from '../proxy/live-routing';
+import { RecordOptions, Recorder } from '../proxy/record/recorder';
 import { ShadowStore } from '../proxy/shadow-store';
 import { Routing, loadRouting } from '../proxy/routing';
 import { loadRules } from '../replay/rules';
 import { ServerConfig, SiteConfig, loadServerConfig, loadSiteConfig } from '../wp/config';
 import { Site } from '../wp/site';
 import { startJobWorker } from '../worker';
-import { CliError, parseCommandArgs, stringFlag } from './args';
+import { CliError, ParsedArgs, parseCommandArgs, stringFlag } from './args';
 import { CliContext } from './context';
 import { HttpLimits, PROXY_HTTP_LIMITS, loadHttpLimits } from './http-server';
 import { nginxCommand } from './nginx';
 import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
-import { bindThenOpen, checkAtStartup, closeServer, exitPromptly, observe, readinessChecks, stopRequested, stopWorker } from './serve';
+import { checkAtStartup, stopWorker } from './lifecycle';
+import { observe, readinessChecks } from './observe';
+import { bindThenOpen, closeServer, exitPromptly, stopRequested } from './serve';
 import { shadowStatusLines } from './shadow';
 
 export const PROXY_HELP = `usage: understudy proxy --upstream=<url> [--port=<port>] [--host=<host>] [--routes=<file>]
                         [--rules=<file>] [--no-preserve-host] [--upstream-timeout=<seconds>]
                         [--shadow-keep-days=30] [--shadow-keep-differences=50]
+                        [--record=<dir> [--record-sample=1] [--record-routes=<glob,...>] [--record-max-body=1048576]
+                         [--record-file-mb=64] [--record-file-entries=10000] [--record-files=20]]
 
 Listens like 'understudy serve' and stands in front of the PHP site at --upstream. Understudy answers
 the REST namespaces and admin-ajax actions of the plugins it replaces; everything else (WordPress
@@ -35,6 +40,15 @@ described in docs/replay-and-proxy.md.
   --no-preserve-host   send the upstream its own host name instead of the client's Host header
   --upstream-timeout   seconds the upstream may stay silent before the client gets a 504 (default 30;
                        also 500ms, 2m)
+
+  --record=<dir>       write the exchanges the upstream answers (passed and shadowed) as HAR 1.2
+                       files for 'understudy replay <dir>', credentials replaced by identity
+                       placeholders (<basic:agent1>); --record-sample records that share of them,
+                       --record-routes only routes matching those globs; bodies over
+                       --record-max-body bytes are cut and marked not comparable; a file is closed
+                       after --record-file-mb MiB or --record-file-entries entries, and only the
+                       latest --record-files files are kept. Never slows a client: when the writer
+                       falls behind, exchanges are dropped and counted. Progress on stderr.
 
 The --routes file is read again on SIGHUP and whenever it changes: a route moved from shadow to
 serve (or back) takes effect at once. A file with a mistake keeps the routes in force and logs why.
@@ -61,6 +75,8 @@ export interface ProxySettings {
   /** Shadow evidence in the database: days kept, latest differences kept per route. */
   keepDays?: number;
   keepDifferences?: number;
+  /** --record: where and how exchanges passed to the upstream are recorded. */
+  record?: RecordOptions;
 }
 
 export interface RunningProxy {
@@ -75,7 +91,8 @@ export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<num
   if (argv[0] === 'nginx') return nginxCommand(ctx, argv.slice(1));
   const args = parseCommandArgs(argv, {
     upstream: 'string', port: 'string', host: 'string', routes: 'string', rules: 'string', 'preserve-host': 'boolean', 'upstream-timeout': 'string',
-    'shadow-keep-days': 'string', 'shadow-keep-differences': 'string', ...RUNTIME_FLAGS,
+    'shadow-keep-days': 'string', 'shadow-keep-differences': 'string', record: 'string', 'record-sample': 'string', 'record-routes': 'string',
+    'record-max-body': 'string', 'record-file-mb': 'string', 'record-file-entries': 'string', 'record-files': 'string', ...RUNTIME_FLAGS,
   });
   if (args.positional.length) throw new CliError('Too many arguments. Usage: understudy proxy --upstream=<url> (see understudy help proxy)');
   const upstream = stringFlag(args, 'upstream');
@@ -91,6 +108,7 @@ export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<num
     preserveHost: args.flags['preserve-host'] !== false, upstreamTimeoutMs: durationMs(stringFlag(args, 'upstream-timeout'), '--upstream-timeout'),
     keepDays: positive(stringFlag(args, 'shadow-keep-days', '30') as string, '--shadow-keep-days'),
     keepDifferences: positive(stringFlag(args, 'shadow-keep-differences', '50') as string, '--shadow-keep-differences'),
+    record: recordSettings(ctx, args),
   };
   const running = await startProxy(ctx, config, server, limits, settings, logger, runtime);
   logger.info(`Understudy proxy for ${upstream} is serving ${config.description} at ${running.url}`);
@@ -119,11 +137,12 @@ export async function startProxy(
   const { site, url } = bound;
   seen.setSite(site);
   const trustedProxies = runtime.trustedProxies;
+  const recorder = settings.record ? new Recorder({ ...settings.record, progress: ctx.stderr as RecordOptions['progress'] }) : null;
   const evidence = new ShadowStore(site.db, { keepDays: settings.keepDays, keepDifferences: settings.keepDifferences, logger });
   const proxy = createProxy({
     upstream: settings.upstream, understudy: createApp(site, surface, { trustedProxies }), surface, routing, rules, logger,
     preserveHost: settings.preserveHost, trustedProxies, upstreamTimeoutMs: settings.upstreamTimeoutMs,
-    evidence,
+    evidence, recorder: recorder ?? undefined,
   });
   evidence.start();
   live?.watch();
@@ -150,6 +169,7 @@ export async function startProxy(
       await bound.drain(runtime.shutdownTimeoutMs);
       await proxy.close();
       await evidence.close();
+      await recorder?.close();
       if (worker) await stopWorker(site, worker, logger);
       if (seen.metricsServer) await closeServer(seen.metricsServer);
       await site.db.close();
@@ -165,6 +185,25 @@ function durationMs(value: string | undefined, flag: string): number | undefined
   const ms = m ? Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000 }[m[2] ?? 's'] as number) : NaN;
   if (!(ms >= 1)) throw new CliError(`${flag} must be a duration such as 30 (seconds), 500ms or 2m, got "${value}"`);
   return Math.round(ms);
+}
+
+function recordSettings(ctx: CliContext, args: ParsedArgs): RecordOptions | undefined {
+  const dir = stringFlag(args, 'record');
+  const used = ['record-sample', 'record-routes', 'record-max-body', 'record-file-mb', 'record-file-entries', 'record-files'].filter((f) => args.flags[f] !== undefined);
+  if (!dir) {
+    if (used.length) throw new CliError(`--${used[0]} needs --record=<dir>`);
+    return undefined;
+  }
+  const sample = Number(stringFlag(args, 'record-sample', '1'));
+  if (!(sample > 0 && sample <= 1)) throw new CliError(`--record-sample must be a share above 0 and at most 1, such as 0.1; got "${stringFlag(args, 'record-sample')}"`);
+  const routes = (stringFlag(args, 'record-routes') ?? '').split(',').map((r) => r.trim()).filter(Boolean);
+  return {
+    dir: path.resolve(ctx.cwd, dir), sample, routes,
+    maxBodyBytes: positive(stringFlag(args, 'record-max-body', '1048576') as string, '--record-max-body'),
+    maxFileBytes: positive(stringFlag(args, 'record-file-mb', '64') as string, '--record-file-mb') * 1024 * 1024,
+    maxEntries: positive(stringFlag(args, 'record-file-entries', '10000') as string, '--record-file-entries'),
+    maxFiles: positive(stringFlag(args, 'record-files', '20') as string, '--record-files'),
+  };
 }
 
 function positive(value: string, flag: string): number {

@@ -9,21 +9,11 @@
 import cluster from 'node:cluster';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
-import { AggregatorRegistry } from 'prom-client';
 import { createApp } from '../app';
 import { isDemoSeeded } from '../demo/seed';
 import { demoSignIns } from '../demo/sign-ins';
-import { jobsTable } from '../jobs/queue';
-import { JobWorker } from '../jobs/worker';
 import { Logger, consoleLogger } from '../logger';
 import { FrontDoorOptions, RequestHandler, frontDoor } from '../observability/front-door';
-import { Health, HealthCheck } from '../observability/health';
-import { readJobFacts } from '../observability/job-facts';
-import { Metrics, MetricSources } from '../observability/metrics';
-import { startMetricsServer } from '../observability/metrics-server';
-import { createRequestLogger } from '../observability/request-log';
-import { checkSupportDeskAtStartup } from '../support/startup';
-import { storageAvailability } from '../support/storage-check';
 import { ServerConfig, SiteConfig, loadServerConfig, loadSiteConfig } from '../wp/config';
 import { Site } from '../wp/site';
 import { startJobWorker } from '../worker';
@@ -31,6 +21,8 @@ import { CliError, parseCommandArgs, stringFlag } from './args';
 import { runCluster, workerCount } from './cluster';
 import { CliContext, displayHost, line, openConfiguredSite } from './context';
 import { trackConnections } from './drain';
+import { checkAtStartup, stopWorker } from './lifecycle';
+import { observe, readinessChecks } from './observe';
 import { HttpLimits, SERVE_HTTP_LIMITS, createHttpServer, loadHttpLimits } from './http-server';
 import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
 
@@ -45,15 +37,6 @@ and HTTP_MAX_CONNECTIONS override the server's limits (see README.md).
   --workers=<n>|auto   n processes on the one port (Node's cluster; auto: one per CPU core; WORKERS)
 
 ${RUNTIME_HELP}`;
-
-/**
- * The opt-in svc_* indexes matter on a large desk only (docs/performance.md): below this many tickets
- * (the demo has a handful) the start-up notice that they are missing is left out.
- */
-const MANY_TICKETS = 20_000;
-
-/** A queued job counts as stuck (readiness fails) once it has waited this long past its time. */
-const JOBS_STUCK_SECONDS = 300;
 
 export interface RunningServer {
   /** Where the server answers, e.g. `http://127.0.0.1:8080`. */
@@ -86,68 +69,6 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   return 0;
 }
 
-/** What the front door of a server process needs before its site is open. */
-export interface Observability {
-  door: FrontDoorOptions;
-  health: Health;
-  metrics: Metrics;
-  /** The metrics port's server, when this process serves it (not a cluster worker). */
-  metricsServer?: http.Server;
-  /** Set once the site is open, for the metrics read at scrape time. */
-  setSite(site: Site): void;
-}
-
-/** Health, metrics (port or token) and request logs for one process, from the runtime options. */
-export async function observe(ctx: CliContext, runtime: RuntimeOptions, logger: Logger, extra: Partial<MetricSources> = {}): Promise<Observability> {
-  let site: Site | null = null;
-  const health = new Health(logger);
-  const metrics = new Metrics({ site: () => site, ...extra });
-  const door: FrontDoorOptions = {
-    trustedProxies: runtime.trustedProxies, health, metrics, metricsToken: runtime.metricsToken,
-    log: createRequestLogger(ctx.stderr as NodeJS.WritableStream, runtime.logFormat),
-  };
-  let metricsServer: http.Server | undefined;
-  // A worker's metrics reach the primary's port through prom-client's cluster messages, whose
-  // listener an AggregatorRegistry's construction installs.
-  if (runtime.clusterWorker) {
-    void new AggregatorRegistry();
-    AggregatorRegistry.setRegistries([metrics.registry]);
-  } else if (runtime.metricsPort !== undefined) {
-    const started = await startMetricsServer(metrics.registry, runtime.metricsHost, runtime.metricsPort);
-    metricsServer = started.server;
-    logger.info(`Metrics for Prometheus at ${started.url}`);
-  }
-  return { door, health, metrics, metricsServer, setSite: (opened) => { site = opened; } };
-}
-
-/** The readiness checks of a server process: database, storage, job queue. */
-export function readinessChecks(site: Site): Record<string, HealthCheck> {
-  return {
-    database: async () => {
-      await site.db.knex.raw('SELECT 1');
-      return null;
-    },
-    storage: async () => (await storageAvailability.check(site))?.message ?? null,
-    jobs: async () => {
-      const facts = await readJobFacts(site);
-      return facts.oldestDueSeconds > JOBS_STUCK_SECONDS ? `the oldest due job has waited ${facts.oldestDueSeconds} s` : null;
-    },
-  };
-}
-
-/**
- * The support desk's start-up checks (storage, the opt-in indexes). Its notice about missing indexes
- * is kept for a site with many tickets; everything else it says is passed on.
- */
-export async function checkAtStartup(site: Site, logger: Logger): Promise<void> {
-  const tickets = Number(((await site.db.knex(site.db.tables.posts).where({ post_type: 'svc_ticket' }).count({ n: '*' }))[0] as { n: number | string }).n);
-  const told = tickets >= MANY_TICKETS ? logger : {
-    ...logger,
-    info: (message: string, fields?: Record<string, unknown>) => { if (!message.startsWith('Optional svc_* indexes are missing')) logger.info(message, fields); },
-  };
-  await checkSupportDeskAtStartup(site, told);
-}
-
 /** Binds the socket, opens the site (seeding the embedded demo on its first start) and starts answering. */
 export async function startServer(
   ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, logger: Logger, runtime: RuntimeOptions,
@@ -172,18 +93,6 @@ export async function startServer(
       await seen.door.log?.flush();
     },
   };
-}
-
-/**
- * Stops the job worker: running jobs get the shutdown timeout to finish; a job still running after
- * that is handed back to the queue at once (queued, unclaimed) rather than left claimed by a process
- * about to exit until its lease runs out. It runs again on another worker: at least once, never lost.
- */
-export async function stopWorker(site: Site, worker: JobWorker, logger: Logger): Promise<void> {
-  await worker.stop();
-  const released = await site.db.knex(jobsTable(site.db.tables)).where({ status: 'running', locked_by: worker.id })
-    .update({ status: 'queued', locked_by: null, locked_until: null });
-  if (released) logger.warn(`shutdown: ${released} running job(s) did not finish in time and were handed back to the queue`);
 }
 
 /** A listening server and the site opened at its address; it answers 503 until given its handler. */

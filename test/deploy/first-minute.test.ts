@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import request from 'supertest';
 import { createApp } from '../../lib/app';
-import { checkAtStartup } from '../../lib/cli/serve';
+import { checkAtStartup } from '../../lib/cli/lifecycle';
 import { seedDemoSite } from '../../lib/demo/seed';
 import { createForm } from '../../lib/forms/store';
 import { memoryLogger } from '../../lib/logger';
