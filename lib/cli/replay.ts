@@ -22,15 +22,17 @@ export const REPLAY_HELP = `usage: understudy replay <capture> --target=<url> [-
                          [--credential=<type>:<captured>=><replacement>]... [--credentials=<file>]
                          [--timeout=<ms>]
 
-Sends every request of <capture> (HAR 1.2, or Understudy's JSON capture format) to --target and
+Sends every request of <capture> (HAR 1.2, or Understudy's JSON capture format; or a folder of
+them, such as an 'understudy proxy --record' recording, read in file name order) to --target and
 compares each answer with the captured one: status, significant headers, and the decoded body, after
 the rules (--rules; WordPress defaults otherwise, see docs/replay-and-proxy.md).
 
   --json            print the report as JSON on stdout instead of text
   --html=<file>     also write a self-contained HTML report
   --credential      replace a captured credential; <type> is basic (login:password), cookie,
-                    nonce, or header:<Name>. Repeatable. Example:
+                    nonce, header:<Name>, or identity (a recording's placeholder). Repeatable:
                     --credential='basic:agent1:CAPTURED PASS=>agent1:STAGING PASS'
+                    --credential='identity:<basic:agent1>=>agent1:STAGING PASS'
   --credentials     a JSON file holding a list of such substitutions (see the rules format)
   --timeout         milliseconds to wait for each answer (default 30000)
 
@@ -93,14 +95,23 @@ export function takeCredentialFlags(argv: readonly string[]): { credentials: Cre
 }
 
 function parseCredential(value: string): CredentialSubstitution {
-  const m = /^(basic|cookie|nonce|header:([^:]+)):([\s\S]+?)=>([\s\S]*)$/.exec(value);
+  const m = /^(basic|cookie|nonce|identity|header:([^:]+)):([\s\S]+?)=>([\s\S]*)$/.exec(value);
   // The message never repeats the value: it holds a secret.
-  if (!m) throw new CliError('--credential must look like <type>:<captured>=><replacement> (type basic, cookie, nonce or header:<Name>)');
+  if (!m) throw new CliError('--credential must look like <type>:<captured>=><replacement> (type basic, cookie, nonce, identity or header:<Name>)');
   const type = (m[2] ? 'header' : m[1]) as CredentialSubstitution['type'];
   return { type, ...(m[2] ? { name: m[2] } : {}), captured: m[3] as string, replacement: m[4] as string };
 }
 
+/** A capture file, or a folder of them (a proxy recording): its .har and .json files in name order. */
 function captureOf(ctx: CliContext, file: string): ReturnType<typeof parseCapture> {
+  const full = resolve(ctx, file) as string;
+  if (!fs.statSync(full, { throwIfNoEntry: false })?.isDirectory()) return captureFileOf(ctx, file);
+  const files = fs.readdirSync(full).filter((name) => /\.(har|json)$/i.test(name)).sort();
+  if (!files.length) throw new CliError(`the folder ${file} holds no .har or .json capture`);
+  return files.flatMap((name) => captureFileOf(ctx, path.join(file, name)));
+}
+
+function captureFileOf(ctx: CliContext, file: string): ReturnType<typeof parseCapture> {
   const text = readText(ctx, file, 'capture');
   try {
     return parseCapture(text);

@@ -12,7 +12,7 @@ import type { ReplayRules } from '../replay/rules';
 import { clientIp, trustProxies } from '../wp/http/request-info';
 import { NO_TRUSTED_PROXIES, TrustedProxies } from '../wp/http/trusted-proxies';
 import { bufferedRequest } from './inject';
-import { createUpstream, passThrough } from './pass-through';
+import { PassObserver, createUpstream, passThrough } from './pass-through';
 import type { Routing } from './routing';
 import { shadowPass } from './shadow';
 import { ShadowDifference, ShadowQueue } from './shadow-queue';
@@ -39,6 +39,8 @@ export interface ProxyOptions {
   upstreamTimeoutMs?: number;
   /** Where shadow counts and differences are also kept (the shadow store, in the database). */
   evidence?: ShadowEvidence;
+  /** Records exchanges the upstream answers (passed and shadowed): `--record`. */
+  recorder?: { observe(req: IncomingMessage, route: string): PassObserver | undefined };
 }
 
 export interface ShadowEvidence {
@@ -73,8 +75,9 @@ export function createProxy(options: ProxyOptions): Proxy {
     const key = routeKeyOf(target, options.surface.rest);
     // CASE: an admin-ajax body too large to read whole cannot be handed to Understudy: the upstream gets it.
     const mode = complete ? options.routing.decide(target, key) : 'pass';
-    if (mode === 'pass') return passThrough(req, res, upstream, consumed);
-    if (mode === 'shadow') return shadowPass(req, res, shadowContext, key, consumed);
+    const recording = mode === 'serve' ? undefined : options.recorder?.observe(req, key);
+    if (mode === 'pass') return passThrough(req, res, upstream, consumed, recording);
+    if (mode === 'shadow') return shadowPass(req, res, shadowContext, key, consumed, recording);
     return serve(options.understudy, req, res, consumed);
   };
 

@@ -10,7 +10,7 @@ import { secretsOf } from '../replay/credentials';
 import { sendRequest } from '../replay/send';
 import { clientIp, isSecure } from '../wp/http/request-info';
 import { injectRequest } from './inject';
-import { Upstream, forwardedHeaders, passThrough, withoutHopByHop } from './pass-through';
+import { PassObserver, Upstream, forwardedHeaders, passThrough, withoutHopByHop } from './pass-through';
 import type { ShadowSettings } from './routing';
 import type { ShadowQueue } from './shadow-queue';
 import type { ShadowStats } from './stats';
@@ -47,12 +47,13 @@ class BoundedCopy {
   }
 }
 
-export function shadowPass(req: IncomingMessage, res: ServerResponse, ctx: ShadowContext, route: string, consumed: Buffer | null): void {
+/** `recording` also watches the exchange (`--record`). */
+export function shadowPass(req: IncomingMessage, res: ServerResponse, ctx: ShadowContext, route: string, consumed: Buffer | null, recording?: PassObserver): void {
   const method = (req.method ?? 'GET').toUpperCase();
   const repeatable = method === 'GET' || method === 'HEAD';
   if (!repeatable && !ctx.settings.writes) {
     ctx.stats.count(route, 'skipped');
-    return passThrough(req, res, ctx.upstream, consumed);
+    return passThrough(req, res, ctx.upstream, consumed, recording);
   }
   // Everything the comparison needs is taken now: the connection may serve another request later.
   const url = req.url ?? '/';
@@ -63,7 +64,7 @@ export function shadowPass(req: IncomingMessage, res: ServerResponse, ctx: Shado
   const responseBody = new BoundedCopy(ctx.settings.maxBodyBytes);
   let answer: { status: number; headers: HeaderList } | undefined;
 
-  passThrough(req, res, ctx.upstream, consumed, {
+  passThrough(req, res, ctx.upstream, consumed, both(recording, {
     requestChunk: (chunk) => requestBody.add(chunk),
     response: (status, rawHeaders) => {
       answer = { status, headers: pairs(rawHeaders) };
@@ -84,7 +85,18 @@ export function shadowPass(req: IncomingMessage, res: ServerResponse, ctx: Shado
         }, ctx.settings.timeoutMs),
       });
     },
-  });
+  }));
+}
+
+/** One observer telling two. */
+function both(first: PassObserver | undefined, second: PassObserver): PassObserver {
+  if (!first) return second;
+  return {
+    requestChunk: (chunk) => { first.requestChunk?.(chunk); second.requestChunk?.(chunk); },
+    response: (status, headers) => { first.response?.(status, headers); second.response?.(status, headers); },
+    responseChunk: (chunk) => { first.responseChunk?.(chunk); second.responseChunk?.(chunk); },
+    finished: (complete, timedOut) => { first.finished?.(complete, timedOut); second.finished?.(complete, timedOut); },
+  };
 }
 
 function pairs(raw: readonly string[]): HeaderList {

@@ -20,16 +20,28 @@ export interface CapturedResponse {
 export interface Exchange {
   name: string;
   note?: string;
+  /** Why the exchange cannot be compared (a proxy recording cut a body over its cap); it is not sent. */
+  notComparable?: string;
   request: CapturedRequest;
   response: CapturedResponse;
 }
 
 /** Reads either format; throws with a clear message when the text is neither. */
 export function parseCapture(text: string): Exchange[] {
-  const data = JSON.parse(text);
+  const data = JSON.parse(completedRecording(text));
   if (Array.isArray(data)) return data.map(fromOwnFormat);
   if (data && typeof data === 'object' && data.log && Array.isArray(data.log.entries)) return data.log.entries.map(fromHarEntry);
   throw new Error('Not a capture: expected a JSON array of exchanges or a HAR file ({"log":{"entries":[...]}})');
+}
+
+/**
+ * A proxy recording's file still being written lacks its closing `]}}`: it is read as if closed
+ * (an entry cut mid-write still fails, clearly).
+ */
+function completedRecording(text: string): string {
+  if (!text.startsWith('{"log":{"version":"1.2","creator":{"name":"Understudy proxy"')) return text;
+  const trimmed = text.trimEnd();
+  return trimmed.endsWith(']}}') ? text : `${trimmed}\n]}}`;
 }
 
 function fromOwnFormat(item: any, index: number): Exchange {
@@ -51,8 +63,10 @@ function fromHarEntry(entry: any, index: number): Exchange {
   const body = typeof content.text === 'string'
     ? content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text
     : null;
+  const notComparable = entry._understudy?.notComparable;
   return {
     name: String(entry.comment || `${req.method} ${req.url}` || `entry ${index + 1}`),
+    ...(typeof notComparable === 'string' ? { notComparable } : {}),
     request: {
       method: String(req.method ?? 'GET'),
       url: String(req.url ?? ''),

@@ -9,11 +9,13 @@ import { safeDecode } from './route-key';
 /**
  * One substitution. `basic`: `login:password` as typed (matched against the decoded Basic header);
  * `cookie`: any part of the Cookie header (a whole `name=value` or just the value); `nonce`: the
- * value of X-WP-Nonce and of `_wpnonce`/`_ajax_nonce`-style parameters; `header`: the value of `name`.
+ * value of X-WP-Nonce and of `_wpnonce`/`_ajax_nonce`-style parameters; `header`: the value of `name`;
+ * `identity`: a placeholder of a proxy recording (`<basic:agent1>`, `<cookie:user agent1>`) wherever it
+ * stands, by the target's credential (`<basic:…>` as `login:password`, sent encoded).
  */
 export interface CredentialSubstitution {
   user?: string;
-  type: 'basic' | 'cookie' | 'nonce' | 'header';
+  type: 'basic' | 'cookie' | 'nonce' | 'header' | 'identity';
   name?: string;
   captured: string;
   replacement: string;
@@ -28,6 +30,8 @@ const NONCE_PARAMS = new Set(['_wpnonce', '_ajax_nonce', 'security', 'nonce']);
 /** The request as it should be sent: captured credentials swapped for their replacements. */
 export function substituteCredentials(request: CapturedRequest, subs: readonly CredentialSubstitution[]): CapturedRequest {
   if (!subs.length) return request;
+  const identities = subs.filter((s) => s.type === 'identity');
+  if (identities.length) request = substituteIdentities(request, identities);
   const headers: HeaderList = request.headers.map(([name, value]) => [name, substituteHeader(name.toLowerCase(), value, subs)]);
   const nonces = new Map(subs.filter((s) => s.type === 'nonce').map((s) => [s.captured, s.replacement]));
   const q = request.url.indexOf('?');
@@ -35,6 +39,21 @@ export function substituteCredentials(request: CapturedRequest, subs: readonly C
   const type = headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '';
   const isForm = request.body !== null && /^application\/x-www-form-urlencoded/i.test(type);
   return { ...request, url, headers, body: isForm ? replaceParams(request.body as string, nonces) : request.body };
+}
+
+/** Placeholders of a recording: in headers, in the URL (raw or percent-encoded) and in the body. */
+function substituteIdentities(request: CapturedRequest, subs: readonly CredentialSubstitution[]): CapturedRequest {
+  const swap = (text: string, encode: (value: string) => string) => subs.reduce((out, s) => out
+    .split(s.captured).join(encode(s.replacement))
+    .split(encodeURIComponent(s.captured)).join(encodeURIComponent(s.replacement)), text);
+  const headers: HeaderList = request.headers.map(([name, value]) => {
+    const basic = subs.find((s) => s.captured === value && s.captured.startsWith('<basic:'));
+    if (basic && name.toLowerCase() === 'authorization') return [name, encodeBasic(basic.replacement)];
+    return [name, swap(value, (v) => v)];
+  });
+  const type = headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '';
+  const inBody = /^application\/x-www-form-urlencoded/i.test(type) ? encodeURIComponent : /json/i.test(type) ? (v: string) => JSON.stringify(v).slice(1, -1) : (v: string) => v;
+  return { ...request, url: swap(request.url, encodeURIComponent), headers, body: request.body === null ? null : swap(request.body, inBody) };
 }
 
 function substituteHeader(name: string, value: string, subs: readonly CredentialSubstitution[]): string {
