@@ -20,7 +20,9 @@ import { CliContext } from './context';
 import { HttpLimits, PROXY_HTTP_LIMITS, loadHttpLimits } from './http-server';
 import { nginxCommand } from './nginx';
 import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
-import { bindThenOpen, checkAtStartup, closeServer, exitPromptly, observe, readinessChecks, stopRequested, stopWorker } from './serve';
+import { checkAtStartup, stopWorker } from './lifecycle';
+import { observe, readinessChecks } from './observe';
+import { bindThenOpen, closeServer, exitPromptly, stopRequested } from './serve';
 import { shadowStatusLines } from './shadow';
 
 export const PROXY_HELP = `usage: understudy proxy --upstream=<url> [--port=<port>] [--host=<host>] [--routes=<file>]
