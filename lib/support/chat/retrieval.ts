@@ -28,6 +28,8 @@ const MIN_MATCHED_SHARE = 0.5;
 const FIELD_BOOST = { title: 3, heading: 2, body: 1 };
 /** Docs chunked per learning batch (POST /chat/admin/learn). */
 export const LEARN_BATCH = 50;
+/** Docs chunked between two turns of the event loop. */
+const YIELD_EVERY = 100;
 /** The docs index answer-cache key holding this index's change marker. */
 const MARKER_KEY = 'chat:passages';
 
@@ -133,7 +135,10 @@ class PassageIndex {
     }
     const stale = [...docs.allDocs()].filter((d) => this.byDoc.get(d.id)?.modified !== d.modified).map((d) => d.id).sort((a, b) => a - b);
     const now = stale.slice(0, batch);
+    let done = 0;
     for (const row of await readDocs(this.site.db, now)) {
+      // Chunking thousands of docs takes seconds: other requests are served in between.
+      if (++done % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       this.removeDoc(row.id);
       const passages = chunkDoc(row);
       for (const p of passages) {
