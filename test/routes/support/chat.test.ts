@@ -393,6 +393,8 @@ describe('support/v1 chat', function () {
   });
 
   describe('limits', () => {
+    const THREADS = Array.from({ length: 5 }, () => randomUUID());
+
     it('takes 20 messages a minute per conversation, then 429 with Retry-After until the minute ends', async () => {
       const thread = randomUUID();
       const token = 'limit-test-token-00001';
@@ -405,6 +407,17 @@ describe('support/v1 chat', function () {
       assert.equal((await ask({ thread: randomUUID(), message: OFF_TOPIC })).status, 201);
       t.clock.advance(60 * 1000);
       assert.equal((await ask({ thread, token, message: OFF_TOPIC })).status, 201);
+    });
+
+    it('takes 60 messages per 10 minutes from one address, whatever the conversation', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 61; i += 1) {
+        // A new conversation every 15 messages stays within the per-conversation limit.
+        statuses.push((await ask({ thread: THREADS[Math.floor(i / 15)], token: 'address-limit-token-01', message: OFF_TOPIC })).status);
+      }
+      assert.deepEqual(statuses, [...Array(60).fill(201), 429]);
+      t.clock.advance(600 * 1000);
+      assert.equal((await ask({ thread: randomUUID(), message: OFF_TOPIC })).status, 201);
     });
 
     it('counts per address and for the whole site as settings say, shared by two processes', async () => {
