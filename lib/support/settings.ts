@@ -29,12 +29,13 @@ export async function readSettings(options: OptionStore): Promise<SupportSetting
   };
 }
 
-function text(value: unknown): string {
+/** A stored setting as text ('' when absent). */
+export function text(value: unknown): string {
   return typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
 }
 
 /** PHP-style truthiness of a stored flag (`b:1;`, `1`, `"1"`, `"true"`), with a default when absent. */
-function flag(value: unknown, fallback: boolean): boolean {
+export function flag(value: unknown, fallback: boolean): boolean {
   if (value === undefined || value === null || value === '') return value === '' ? false : fallback;
   if (typeof value === 'string') return !['0', 'false', 'off', 'no'].includes(value.toLowerCase());
   return Boolean(value);

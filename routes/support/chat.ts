@@ -19,7 +19,7 @@ import { storageAvailability } from '../../lib/support/storage-check';
 import { WpError } from '../../lib/wp/errors';
 import { TypedArgs } from '../../lib/wp/rest/args';
 import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
-import { RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { RequestHead, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
 import { ServerSentEvent, StreamResponse } from '../../lib/wp/rest/stream';
 import { commonSchema } from '../../schema/support/common';
 import { chatOperations } from '../../schema/support/chat-args';
@@ -46,7 +46,7 @@ export const chatRouteBase = {
 };
 
 const chatEndpointBase = {
-  origins: (head: { site: Parameters<typeof chatOrigins>[0] }) => chatOrigins(head.site),
+  origins: (head: RequestHead) => chatOrigins(head.site),
   corsCredentials: false,
   corsHeaders: ['X-Chat-Token'],
   maxBodyBytes: CHAT_MAX_BODY_BYTES,

@@ -5,7 +5,7 @@
  * here (wording, branding, limits, timeouts) are listed with their defaults in docs/chat.md.
  */
 import { OptionStore } from '../../wp/options';
-import { SETTINGS_OPTION } from '../settings';
+import { SETTINGS_OPTION, flag, text } from '../settings';
 
 /** One rate-limit bucket: `limit` requests per `window` seconds. */
 export interface ChatLimit {
@@ -115,19 +115,8 @@ function readLimits(raw: unknown): ChatLimits {
   return limits;
 }
 
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
-}
-
 /** A positive number of seconds (fractions allowed: a local model may warrant more, a test less). */
 function seconds(value: unknown, fallback: number): number {
   const n = Number(value);
   return value !== undefined && value !== '' && Number.isFinite(n) && n > 0 ? n : fallback;
-}
-
-/** PHP-style truthiness of a stored flag (`b:1;`, `1`, `"1"`, `"true"`), with a default when absent. */
-function flag(value: unknown, fallback: boolean): boolean {
-  if (value === undefined || value === null) return fallback;
-  if (typeof value === 'string') return !['', '0', 'false', 'off', 'no'].includes(value.toLowerCase());
-  return Boolean(value);
 }
