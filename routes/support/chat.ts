@@ -17,6 +17,7 @@ import { ChatThread, threadMessages } from '../../lib/support/chat/threads';
 import { resolveChatThread } from '../../lib/support/chat/tokens';
 import { storageAvailability } from '../../lib/support/storage-check';
 import { WpError } from '../../lib/wp/errors';
+import { Site } from '../../lib/wp/site';
 import { TypedArgs } from '../../lib/wp/rest/args';
 import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
 import { RequestHead, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
@@ -97,7 +98,7 @@ export const chatMessages: RouteDeclaration = {
           origin, collections: await collectionsForOrigin(req.site, origin),
         }, () => countThreadMessage(req.site, settings.limits, p.thread));
         if (p.stream) {
-          return new StreamResponse((signal) => asServerSentEvents(answerMessage(req.site, settings, accepted, true, signal)), {}, 200, settings.heartbeatSeconds * 1000);
+          return new StreamResponse((signal) => asServerSentEvents(req.site, answerMessage(req.site, settings, accepted, true, signal), signal), {}, 200, settings.heartbeatSeconds * 1000);
         }
         return asJson(answerMessage(req.site, settings, accepted, false));
       },
@@ -105,10 +106,19 @@ export const chatMessages: RouteDeclaration = {
   ],
 };
 
-/** Each chat event as an SSE event named by its type, numbered from 1. */
-async function* asServerSentEvents(events: AsyncIterable<ChatEvent>): AsyncGenerator<ServerSentEvent> {
+/**
+ * Each chat event as an SSE event named by its type, numbered from 1. An unexpected failure once the
+ * stream has begun (its status is sent) ends it with an `error` event; the details go to the log.
+ */
+async function* asServerSentEvents(site: Site, events: AsyncIterable<ChatEvent>, signal: AbortSignal): AsyncGenerator<ServerSentEvent> {
   let id = 0;
-  for await (const { type, ...data } of events) yield { event: type, id: String(++id), data };
+  try {
+    for await (const { type, ...data } of events) yield { event: type, id: String(++id), data };
+  } catch (err) {
+    if (signal.aborted) throw err;
+    site.logger.error('chat stream failed', { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+    yield { event: 'error', id: String(++id), data: { code: 'internal_server_error', message: 'There has been a critical error on this website.', status: 500 } };
+  }
 }
 
 /** The same events gathered into one answer; an `error` event is the error answer (the partial reply in its data). */
