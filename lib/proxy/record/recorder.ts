@@ -6,7 +6,6 @@
  * its byte bound drops the exchange and counts it instead of holding memory or the client.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Writer } from '../../cli/context';
 import type { HeaderList } from '../../replay/capture';
 import { routeGlob } from '../../replay/route-key';
 import { isSecure } from '../../wp/http/request-info';
@@ -28,7 +27,7 @@ export interface RecordOptions {
   /** Bytes of exchanges waiting for the writer before new ones are dropped (16 MiB). */
   queueBytes?: number;
   /** Where the progress line goes (stderr); none when absent. */
-  progress?: Writer & { isTTY?: boolean };
+  progress?: { write(text: string): unknown; isTTY?: boolean };
   random?: () => number;
 }
 
@@ -68,7 +67,8 @@ class Capped {
     if (chunk.length > room) this.cut = true;
     if (room <= 0) return;
     const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    this.chunks.push(Buffer.from(kept));
+    // Node hands each 'data' event a buffer of its own: keeping it needs no copy.
+    this.chunks.push(kept);
     this.size += kept.length;
   }
 
