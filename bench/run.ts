@@ -5,15 +5,18 @@
  *   npm run bench -- [--suite=tickets,mail] [--connections=16] [--duration=10] [suite options]
  *   tickets: --tickets=100000 --indexes=both|on|off --writes=<per second>   (bench/tickets.ts)
  *   mail:    signed ~20 KB relay messages, every 202 checked stored          (bench/mail.ts)
+ *   record:  client p99 through the proxy with --record off and on           (bench/record.ts)
  */
 import { execFileSync } from 'node:child_process';
 import { ROOT, Result, benchArgs, log, measureBareExpress, report } from './harness';
 import { mailSuite } from './mail';
+import { recordSuite } from './record';
 import { ticketsSuite } from './tickets';
 
 const SUITES: Record<string, (args: Record<string, string>, connections: number, duration: number) => Promise<Result[]>> = {
   tickets: ticketsSuite,
   mail: (_args, connections, duration) => mailSuite(connections, duration),
+  record: (_args, connections, duration) => recordSuite(connections, duration),
 };
 
 async function main(): Promise<void> {
