@@ -12,6 +12,7 @@ import { AggregatorRegistry } from 'prom-client';
 import { isDemoSeeded } from '../demo/seed';
 import { demoSignIns } from '../demo/sign-ins';
 import { Logger } from '../logger';
+import { answerWorkersMetrics } from '../observability/cluster-metrics';
 import { startMetricsServer } from '../observability/metrics-server';
 import { ServerConfig, SiteConfig } from '../wp/config';
 import { CliError } from './args';
@@ -41,6 +42,7 @@ export async function runCluster(ctx: CliContext, config: SiteConfig, server: Se
   await site.db.close();
 
   const aggregator = new AggregatorRegistry();
+  answerWorkersMetrics(aggregator);
   const metrics = runtime.metricsPort === undefined ? null : await startMetricsServer(
     { metrics: () => aggregator.clusterMetrics(), contentType: aggregator.contentType }, runtime.metricsHost, runtime.metricsPort,
   );

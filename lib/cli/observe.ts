@@ -5,6 +5,7 @@
 import http from 'node:http';
 import { AggregatorRegistry } from 'prom-client';
 import { Logger } from '../logger';
+import { metricsFromPrimary } from '../observability/cluster-metrics';
 import { FrontDoorOptions } from '../observability/front-door';
 import { Health, HealthCheck } from '../observability/health';
 import { readJobFacts } from '../observability/job-facts';
@@ -45,6 +46,7 @@ export async function observe(ctx: CliContext, runtime: RuntimeOptions, logger: 
   if (runtime.clusterWorker) {
     void new AggregatorRegistry();
     AggregatorRegistry.setRegistries([metrics.registry]);
+    door.metricsSource = metricsFromPrimary();
   } else if (runtime.metricsPort !== undefined) {
     const started = await startMetricsServer(metrics.registry, runtime.metricsHost, runtime.metricsPort);
     metricsServer = started.server;

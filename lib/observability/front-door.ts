@@ -12,6 +12,7 @@ import { notesOf } from '../wp/http/request-notes';
 import type { TrustedProxies } from '../wp/http/trusted-proxies';
 import type { Health } from './health';
 import type { Metrics } from './metrics';
+import type { MetricsSource } from './metrics-server';
 import type { RequestLogger } from './request-log';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -24,6 +25,8 @@ export interface FrontDoorOptions {
   metrics?: Metrics;
   /** METRICS_TOKEN: when set, GET /-/metrics with `Authorization: Bearer <token>` answers the metrics. */
   metricsToken?: string;
+  /** What the token answer holds: this process's metrics unless set (a cluster worker asks its primary). */
+  metricsSource?: MetricsSource;
   log?: RequestLogger;
 }
 
@@ -45,7 +48,7 @@ export function frontDoor(options: FrontDoorOptions, inner: () => RequestHandler
 
     const path = (req.url ?? '/').split('?')[0] as string;
     if (options.health.answer(req, res, path)) return;
-    if (tokenHash && path === TOKEN_METRICS_PATH) return void answerMetricsWithToken(req, res, tokenHash, options.metrics);
+    if (tokenHash && path === TOKEN_METRICS_PATH) return void answerMetricsWithToken(req, res, tokenHash, options.metricsSource ?? options.metrics?.registry);
     const handler = inner();
     if (!handler) return starting(res);
     handler(req, res);
@@ -96,18 +99,18 @@ function starting(res: ServerResponse): void {
   res.end(JSON.stringify({ code: 'understudy_starting', message: 'Understudy is starting. Try again in a moment.', data: { status: 503 } }));
 }
 
-async function answerMetricsWithToken(req: IncomingMessage, res: ServerResponse, tokenHash: Buffer, metrics: Metrics | undefined): Promise<void> {
+async function answerMetricsWithToken(req: IncomingMessage, res: ServerResponse, tokenHash: Buffer, metrics: MetricsSource | undefined): Promise<void> {
   const auth = req.headers.authorization ?? '';
   const given = /^Bearer\s+(\S+)$/i.exec(auth)?.[1];
   if (!given || !timingSafeEqual(sha256(given), tokenHash) || !metrics) {
     res.writeHead(401, { 'Content-Type': 'text/plain; charset=utf-8', 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' }).end('Unauthorized\n');
     return;
   }
-  await sendMetrics(res, metrics.registry);
+  await sendMetrics(res, metrics);
 }
 
 /** The metrics text; with `--workers`, the primary's aggregation of every worker (cluster.ts). */
-export async function sendMetrics(res: ServerResponse, registry: { metrics(): Promise<string>; contentType: string }): Promise<void> {
+export async function sendMetrics(res: ServerResponse, registry: MetricsSource): Promise<void> {
   try {
     const text = await registry.metrics();
     res.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' }).end(text);

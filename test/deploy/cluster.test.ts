@@ -1,7 +1,7 @@
 /**
  * `serve --workers=2`: the real process forks two workers on one port. Requests on new connections
- * are answered by both (the request log names each process), the metrics port adds up every worker's
- * counts, and SIGTERM to the primary stops both workers and exits 0.
+ * are answered by both (the request log names each process), the metrics port and the token path add
+ * up every worker's counts, and SIGTERM to the primary stops both workers and exits 0.
  */
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
@@ -48,7 +48,8 @@ describe('serve --workers=2', function () {
 
   it('answers from two processes on one port, sums their metrics, and stops both on SIGTERM', async () => {
     const [port, metricsPort] = [await freePort(), await freePort()];
-    const env = envFor(db.target, { WP_ENVIRONMENT_TYPE: 'local', LOG_FORMAT: 'json', PATH: process.env.PATH ?? '' });
+    const token = 'cluster-metrics-token-0123456789';
+    const env = envFor(db.target, { WP_ENVIRONMENT_TYPE: 'local', LOG_FORMAT: 'json', PATH: process.env.PATH ?? '', METRICS_TOKEN: token });
     child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(ROOT, 'bin/understudy.ts'), 'serve', `--port=${port}`, '--workers=2', `--metrics-port=${metricsPort}`], {
       cwd: scratchDir(), env, stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -70,6 +71,12 @@ describe('serve --workers=2', function () {
     const metrics = await get(`http://127.0.0.1:${metricsPort}/metrics`);
     assert.equal(metrics.status, 200, metrics.text);
     assert.match(metrics.text, /understudy_http_requests_total\{route="\/support\/v1\/tickets",method="GET",status="200"\} 24/);
+    // With METRICS_TOKEN, whichever worker takes /-/metrics answers the whole server's figures too.
+    for (let i = 0; i < 2; i++) {
+      const byToken = await get(`${url}/-/metrics`, { Authorization: `Bearer ${token}` });
+      assert.equal(byToken.status, 200, byToken.text);
+      assert.match(byToken.text, /understudy_http_requests_total\{route="\/support\/v1\/tickets",method="GET",status="200"\} 24/);
+    }
 
     child.kill('SIGTERM');
     assert.equal(await exit, 0, stderr);
