@@ -250,6 +250,28 @@ describe('support/v1 chat', function () {
       assert.ok(!JSON.stringify(events).includes('overloaded'), "the provider's own words are not shown to visitors");
     });
 
+    it('ends the stream with an error event when storing the answer fails', async () => {
+      await settings({ chat_model: 'paced' });
+      fake.slowMs = 300;
+      let renamed: Promise<void> | null = null;
+      try {
+        const { events } = await askStreaming({ thread: randomUUID(), message: QUESTION }, (seen) => {
+          if (!renamed && seen.some((e) => e.event === 'delta')) {
+            // The answer's meta cannot be written: its transaction fails once the provider is done.
+            renamed = t.site.db.knex.schema.renameTable('wp_postmeta', 'wp_postmeta_away').then(() => undefined);
+          }
+          return false;
+        });
+        assert.deepEqual(events.map((e) => e.event), ['start', 'sources', 'delta', 'delta', 'delta', 'error']);
+        assert.deepEqual(events.at(-1)!.data, { code: 'internal_server_error', message: 'There has been a critical error on this website.', status: 500 });
+      } finally {
+        if (renamed) {
+          await renamed;
+          await t.site.db.knex.schema.renameTable('wp_postmeta_away', 'wp_postmeta');
+        }
+      }
+    });
+
     it('answers a provider refusal (401, 429) or silence as a clear error, the question kept', async () => {
       for (const [model, status, code] of [['unauthorized', 502, 'svc_chat_provider_error'], ['rate-limited', 502, 'svc_chat_provider_error'], ['silent', 504, 'svc_chat_provider_timeout']] as const) {
         await settings({ chat_model: model, chat_first_byte_timeout: 0.2 });
