@@ -128,6 +128,7 @@ export async function startProxy(
   const live = settings.routesFile ? new LiveRouting({ file: settings.routesFile, surface, logger }) : null;
   const routing: Routing = live ?? loadRouting(undefined, surface);
   const rules = loadRules(settings.rulesFile);
+  if (routing.records && !settings.record) logger.warn('the routing file names routes in record mode, but there is no --record=<dir>: they pass unrecorded');
   if (routing.shadow.writes) {
     logger.warn('shadow.writes is on: shadowed writes also reach Understudy\'s database (stated to be a copy); its job worker stays off so the copy sends no mail');
   }

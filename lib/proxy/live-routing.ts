@@ -43,6 +43,10 @@ export class LiveRouting implements Routing {
     this.lastStat = this.statKey();
   }
 
+  get records(): boolean {
+    return Boolean(this.current.routing.records);
+  }
+
   decide(target: RequestTarget, routeKey: string): Mode {
     return this.current.routing.decide(target, routeKey);
   }

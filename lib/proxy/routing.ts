@@ -1,6 +1,7 @@
 /**
- * Who answers a request behind the proxy: `serve` (Understudy alone), `pass` (the PHP site alone) or
- * `shadow` (the PHP site answers, Understudy answers too in the background and is compared).
+ * Who answers a request behind the proxy: `serve` (Understudy alone), `pass` (the PHP site alone),
+ * `shadow` (the PHP site answers, Understudy answers too in the background and is compared) or
+ * `record` (the PHP site answers and the exchange is recorded, with `--record`).
  * Defaults: the REST namespaces and admin-ajax actions of the plugins Understudy stands in for are
  * served; WordPress core's (wp/v2, the index, `rest-nonce`, …) and everything else on the site pass,
  * because the PHP site keeps running WordPress itself.
@@ -14,7 +15,7 @@ import { registerCoreAjaxActions } from '../wp/ajax/core-actions';
 import routesSchema from '../../schema/proxy/routes.json';
 import { RequestTarget, readableRoute, routeGlob } from '../replay/route-key';
 
-export type Mode = 'serve' | 'pass' | 'shadow';
+export type Mode = 'serve' | 'pass' | 'shadow' | 'record';
 
 /** A routing file as written (schema/proxy/routes.json). */
 export interface RoutingFile {
@@ -36,6 +37,8 @@ export interface ShadowSettings {
 export interface Routing {
   decide(target: RequestTarget, routeKey: string): Mode;
   shadow: Required<ShadowSettings>;
+  /** The file names routes in `record` mode: then only those (and --record-routes) are recorded. */
+  records?: boolean;
 }
 
 export const SHADOW_DEFAULTS: Required<ShadowSettings> = {
@@ -77,8 +80,10 @@ export function createRouting(file: unknown, surface: Surface, label = 'routing'
   registerCoreAjaxActions(coreAjax);
   const ownNamespaces = surface.rest.namespaces.filter((ns) => !CORE_NAMESPACE.test(ns));
 
+  const records = [file.namespaces, file.routes, file.ajax].some((section) => Object.values(section ?? {}).includes('record'));
   return {
     shadow,
+    records,
     decide(target, routeKey) {
       if (target.kind === 'page') return 'pass';
       if (target.kind === 'ajax') {
@@ -96,7 +101,7 @@ export function createRouting(file: unknown, surface: Surface, label = 'routing'
 
 /** `serve` or `shadow` for something Understudy does not answer is a mistake worth stopping for. */
 function checkServable(file: RoutingFile, surface: Surface, label: string): void {
-  const answering = (mode: Mode) => mode !== 'pass';
+  const answering = (mode: Mode) => mode === 'serve' || mode === 'shadow';
   const declared = surface.rest.all.map((r) => readableRoute(r.fullRoute));
   for (const [ns, mode] of Object.entries(file.namespaces ?? {})) {
     if (answering(mode) && !surface.rest.namespaces.includes(trimSlashes(ns))) throw new Error(`${label}: Understudy has no namespace "${ns}" to ${mode}`);

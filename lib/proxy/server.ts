@@ -40,7 +40,7 @@ export interface ProxyOptions {
   /** Where shadow counts and differences are also kept (the shadow store, in the database). */
   evidence?: ShadowEvidence;
   /** Records exchanges the upstream answers (passed and shadowed): `--record`. */
-  recorder?: { observe(req: IncomingMessage, route: string): PassObserver | undefined };
+  recorder?: { observe(req: IncomingMessage, route: string, marked: boolean, onlyMarked: boolean): PassObserver | undefined };
 }
 
 export interface ShadowEvidence {
@@ -75,8 +75,9 @@ export function createProxy(options: ProxyOptions): Proxy {
     const key = routeKeyOf(target, options.surface.rest);
     // CASE: an admin-ajax body too large to read whole cannot be handed to Understudy: the upstream gets it.
     const mode = complete ? options.routing.decide(target, key) : 'pass';
-    const recording = mode === 'serve' ? undefined : options.recorder?.observe(req, key);
-    if (mode === 'pass') return passThrough(req, res, upstream, consumed, recording);
+    const recording = mode === 'serve' ? undefined : options.recorder?.observe(req, key, mode === 'record', Boolean(options.routing.records));
+    // CASE: `record` without --record (a reload may add it) passes, unrecorded.
+    if (mode === 'pass' || mode === 'record') return passThrough(req, res, upstream, consumed, recording);
     if (mode === 'shadow') return shadowPass(req, res, shadowContext, key, consumed, recording);
     return serve(options.understudy, req, res, consumed);
   };

@@ -99,9 +99,14 @@ export class Recorder {
     }
   }
 
-  /** An observer that records this exchange, or undefined when it is not to be recorded. */
-  observe(req: IncomingMessage, route: string): PassObserver | undefined {
-    if (this.routes.length && !this.routes.some((r) => r.test(route))) return undefined;
+  /**
+   * An observer that records this exchange, or undefined when it is not to be recorded. `marked`: its
+   * route is in `record` mode; `onlyMarked`: the routing file names such routes, so other exchanges
+   * are recorded only when --record-routes names them (without either, every exchange is).
+   */
+  observe(req: IncomingMessage, route: string, marked = false, onlyMarked = false): PassObserver | undefined {
+    const named = this.routes.some((r) => r.test(route));
+    if (!marked && !named && (onlyMarked || this.routes.length)) return undefined;
     if ((this.options.sample ?? 1) < 1 && (this.options.random ?? Math.random)() >= (this.options.sample ?? 1)) return undefined;
     const limit = this.options.maxBodyBytes ?? 1024 * 1024;
     const started = new Date();

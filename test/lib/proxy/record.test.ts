@@ -13,7 +13,7 @@ import path from 'node:path';
 import { buildSurface } from '../../../lib/app';
 import { memoryLogger } from '../../../lib/logger';
 import { Recorder } from '../../../lib/proxy/record/recorder';
-import { SHADOW_DEFAULTS } from '../../../lib/proxy/routing';
+import { SHADOW_DEFAULTS, createRouting } from '../../../lib/proxy/routing';
 import { Proxy, createProxy } from '../../../lib/proxy/server';
 import { parseCapture } from '../../../lib/replay/capture';
 import { compileRules } from '../../../lib/replay/rules';
@@ -131,6 +131,25 @@ describe('proxy --record', () => {
     assert.deepEqual(report.totals, { exchanges: 10, matched: 8, differed: 0, failed: 0, excluded: 2 }, JSON.stringify(report.results.filter((r: { outcome: string }) => r.outcome !== 'matched'), null, 1));
     assert.equal(replay.status, 0);
     assert.equal(report.results[0].actualStatus, 200, 'agent1 signed in on the target');
+  });
+
+  it('records only the routes in record mode when the routing file names some, plus --record-routes', async () => {
+    const surface = buildSurface();
+    const routing = createRouting({ routes: { '/wp/v2/users/me': 'record' } }, surface);
+    const recording = path.join(dir, 'marked');
+    const recorder = new Recorder({ dir: recording, routes: ['page:/blog/**'] });
+    const proxy = createProxy({ upstream: php.url, understudy: oracle.app, surface, logger: memoryLogger(), rules: compileRules({}), recorder, routing });
+    const front = await listen(proxy.handler);
+    try {
+      for (const p of ['/wp-json/wp/v2/users/me', '/wp-json/wp/v2/posts', '/blog/one/', '/shop/']) await rawRequest(front.url, { path: p });
+    } finally {
+      await front.close();
+      await proxy.close(0);
+      await recorder.close();
+    }
+    const recorded = parseCapture(fs.readFileSync(recorder.recordedFiles[0] as string, 'utf8'));
+    assert.deepEqual(recorded.map((e) => new URL(e.request.url).pathname), ['/wp-json/wp/v2/users/me', '/blog/one/']);
+    assert.equal(recorded[0]?.response.status, 401, 'the PHP site answered it');
   });
 
   it('cuts a body over the cap and marks it not comparable; replay leaves it out', async () => {
