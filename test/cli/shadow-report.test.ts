@@ -1,33 +1,38 @@
 /**
- * Shadow evidence end to end: two `understudy proxy` instances (in this process, each with its own
- * database connections) on one database shadow a route in front of an upstream that is Understudy
+ * Shadow evidence end to end: two `understudy proxy` processes (spawned, stopped by SIGTERM) on one
+ * database shadow a route in front of an upstream that is Understudy
  * itself over the same database (so answers match) except where the test asks it to differ; one proxy
  * is restarted; `understudy shadow report` then shows exactly the exchanges sent, as text, JSON and
  * a safe HTML page.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildSurface, createApp } from '../../lib/app';
 import { OpenedSite } from '../../lib/boot';
-import { runCli } from '../../lib/cli';
 import { ScratchDatabase, scratchDatabase } from '../harness/db';
 import { Listening, listen, rawRequest } from '../harness/http';
-import { capture, cli, envFor, openFor, scratchDir } from './cli-harness';
+import { cli, envFor, openFor, scratchDir } from './cli-harness';
 
-/** Starts `proxy` and waits for its start-up line. */
-async function startProxy(argv: string[], env: Record<string, string>) {
-  const stderr = capture();
-  const controller = new AbortController();
-  const done = runCli(['proxy', ...argv], { env, cwd: scratchDir(), stdout: capture(), stderr, signal: controller.signal });
-  for (let waited = 0; waited < 20_000; waited += 20) {
-    const match = / at (http:\/\/\S+)\n/.exec(stderr.text());
-    if (match) return { url: match[1] as string, stderr, stop: () => { controller.abort(); return done; } };
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  controller.abort();
-  throw new Error(`proxy did not start: ${stderr.text()}`);
+const ROOT = path.resolve(__dirname, '../..');
+
+/** Spawns `understudy proxy` as its own process; resolves once it listens. stop() sends SIGTERM. */
+function startProxy(argv: string[], env: Record<string, string>): Promise<{ url: string; stop(): Promise<number | null> }> {
+  const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(ROOT, 'bin/understudy.ts'), 'proxy', ...argv], {
+    cwd: scratchDir(), env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    child.stderr?.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      const url = / at (http:\/\/\S+)\n/.exec(stderr)?.[1];
+      if (url) resolve({ url, stop: () => { child.kill('SIGTERM'); return exit; } });
+    });
+    void exit.then((code) => reject(new Error(`proxy exited with ${code}: ${stderr}`)));
+  });
 }
 
 const HOSTILE = '<script>alert(1)</script>';
@@ -68,13 +73,12 @@ describe('understudy shadow report', () => {
     }
   };
 
-  it('sums two proxies and a restart, and reports exactly the exchanges sent', async () => {
+  it('sums two proxy processes and a restart, and reports exactly the exchanges sent', async function () {
+    this.timeout(60_000);
     const argv = [`--upstream=${upstream.url}`, '--port=0', `--routes=${routes}`];
-    const a = await startProxy(argv, env);
-    const b = await startProxy(argv, env);
-    await send(a.url, 30);
-    await send(a.url, 2, `?differ=${HOSTILE}`);
-    await send(b.url, 20);
+    const [a, b] = await Promise.all([startProxy(argv, env), startProxy(argv, env)]);
+    // Both at once: their counts reach the same rows concurrently.
+    await Promise.all([send(a.url, 30).then(() => send(a.url, 2, `?differ=${HOSTILE}`)), send(b.url, 20)]);
     assert.equal(await a.stop(), 0);
     assert.equal(await b.stop(), 0);
     const again = await startProxy(argv, env);
