@@ -25,6 +25,8 @@ export class HarFiles {
   private readonly stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
   /** Files of this recording, oldest first (older recordings in the folder are left alone). */
   private readonly written: string[] = [];
+  /** The open file's write error (a full disk): appends fail until the next file. */
+  private failure: Error | null = null;
   /** Entries and bytes written in all, for the progress line. */
   totalEntries = 0;
   totalBytes = 0;
@@ -41,12 +43,19 @@ export class HarFiles {
   /** Appends one entry (its JSON); resolves when the stream can take more. */
   async append(entryJson: string): Promise<void> {
     if (!this.stream || this.entries >= this.options.maxEntries || this.bytes + entryJson.length > this.options.maxFileBytes) await this.rotate();
+    if (this.failure) {
+      const failure = this.failure;
+      this.stream = null; // CASE: the next append starts a new file, which may succeed (space was freed).
+      this.failure = null;
+      throw failure;
+    }
     const text = `${this.entries ? ',\n' : ''}${entryJson}`;
     this.entries++;
     this.bytes += Buffer.byteLength(text);
     this.totalEntries++;
     this.totalBytes += Buffer.byteLength(text);
-    if (!(this.stream as fs.WriteStream).write(text)) await new Promise((resolve) => (this.stream as fs.WriteStream).once('drain', resolve));
+    const stream = this.stream as fs.WriteStream;
+    if (!stream.write(text)) await drainedOrFailed(stream);
   }
 
   /** Closes the open file (valid HAR from then on). */
@@ -64,6 +73,7 @@ export class HarFiles {
     this.seq++;
     this.file = path.join(this.options.dir, `recording-${this.stamp}-${String(this.seq).padStart(6, '0')}.har`);
     this.stream = fs.createWriteStream(this.file, { flags: 'wx' });
+    this.stream.on('error', (err) => { this.failure = err; });
     const header = `{"log":{"version":"1.2","creator":{"name":"Understudy proxy","version":"1"},"comment":"recorded by understudy proxy --record; secrets replaced by identity placeholders","entries":[\n`;
     this.stream.write(header);
     this.bytes = Buffer.byteLength(header) + FOOTER.length;
@@ -76,6 +86,21 @@ export class HarFiles {
     const stream = this.stream;
     if (!stream) return;
     this.stream = null;
-    await new Promise<void>((resolve, reject) => stream.end(FOOTER, () => resolve()).once('error', reject));
+    if (stream.destroyed) return;
+    await new Promise<void>((resolve) => {
+      stream.once('error', () => resolve());
+      stream.end(FOOTER, () => resolve());
+    });
   }
+}
+
+/** Waits until the stream takes more, or fails (then the next append reports the failure). */
+function drainedOrFailed(stream: fs.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done).off('error', done);
+      resolve();
+    };
+    stream.on('drain', done).on('error', done);
+  });
 }

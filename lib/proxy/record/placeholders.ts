@@ -70,7 +70,8 @@ export class Identities {
   redact(route: string, request: RecordedMessage, response: { headers: HeaderList; body: string | null }): { request: RecordedMessage; response: { headers: HeaderList; body: string | null } } {
     const swaps: Array<[string, string]> = [];
     const swap = (secret: string, placeholder: string) => {
-      if (secret.length >= 4) swaps.push([secret, placeholder]);
+      // Shorter values (a `theme=dark` cookie) are replaced where they stand, not everywhere in the exchange.
+      if (secret.length >= 8) swaps.push([secret, placeholder]);
       return placeholder;
     };
     const headers = request.headers.map(([name, value]) => [name, this.header(name.toLowerCase(), value, swap)] as [string, string]);

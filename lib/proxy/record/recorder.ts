@@ -79,6 +79,9 @@ class Capped {
 
 export class Recorder {
   readonly counters: RecordCounters = { recorded: 0, dropped: 0, truncated: 0, files: 0, bytes: 0 };
+  /** Exchanges not written because writing failed (a full disk), and the last reason. */
+  private notWritten = 0;
+  private lastError = '';
   private readonly files: HarFiles;
   private readonly identities = new Identities();
   private readonly queue: Pending[] = [];
@@ -161,8 +164,13 @@ export class Recorder {
     while (this.queue.length) {
       const pending = this.queue.shift() as Pending;
       this.queuedBytes -= pending.requestBody.size + pending.responseBody.size + 1024;
-      await this.files.append(JSON.stringify(this.entry(pending)));
-      this.counters.recorded++;
+      try {
+        await this.files.append(JSON.stringify(this.entry(pending)));
+        this.counters.recorded++;
+      } catch (err) {
+        this.notWritten++;
+        this.lastError = err instanceof Error ? err.message : String(err);
+      }
       this.counters.files = this.files.files.length;
       this.counters.bytes = this.files.totalBytes;
     }
@@ -204,7 +212,8 @@ export class Recorder {
     const out = this.options.progress;
     if (!out) return;
     const c = this.counters;
-    const text = `recording: ${c.recorded.toLocaleString('en-US')} exchanges, ${(c.bytes / 1048576).toFixed(1)} MiB in ${c.files} file${c.files === 1 ? '' : 's'}, ${c.dropped} dropped, ${c.truncated} cut`;
+    const failed = this.notWritten ? `, ${this.notWritten} not written (${this.lastError})` : '';
+    const text = `recording: ${c.recorded.toLocaleString('en-US')} exchanges, ${(c.bytes / 1048576).toFixed(1)} MiB in ${c.files} file${c.files === 1 ? '' : 's'}, ${c.dropped} dropped, ${c.truncated} cut${failed}`;
     if (text === this.shown && !last) return;
     this.shown = text;
     out.write(out.isTTY && !last ? `\r${text}` : `${out.isTTY ? '\r' : ''}${text}\n`);

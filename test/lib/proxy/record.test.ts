@@ -152,6 +152,24 @@ describe('proxy --record', () => {
     assert.equal(recorded[0]?.response.status, 401, 'the PHP site answered it');
   });
 
+  it('keeps answering when the recording cannot be written, and says so', async () => {
+    const recording = path.join(dir, 'gone');
+    const progress: string[] = [];
+    const recorder = new Recorder({ dir: recording, progress: { write: (t: string) => progress.push(t) } });
+    // The folder disappears and a file takes its name: every file the recorder opens fails.
+    fs.rmSync(recording, { recursive: true });
+    fs.writeFileSync(recording, 'not a folder');
+    const statuses: number[] = [];
+    await throughProxy(recorder, async (url) => {
+      for (let i = 0; i < 3; i++) {
+        statuses.push((await rawRequest(url, { path: `/blog/${i}/` })).status);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    });
+    assert.deepEqual(statuses, [200, 200, 200]);
+    assert.match(progress.join(''), /, [1-3] not written \(ENOTDIR[^)]*\)\n$/);
+  });
+
   it('cuts a body over the cap and marks it not comparable; replay leaves it out', async () => {
     const recording = path.join(dir, 'cut');
     const recorder = new Recorder({ dir: recording, maxBodyBytes: 64 });
