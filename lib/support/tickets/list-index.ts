@@ -1,8 +1,9 @@
 /**
  * Every ticket's list fields in memory, newest activity first (docs/performance.md "The ticket
- * list"): what a list filters and sorts on, and nothing else (repeated strings shared). Pages are
- * cut from it and their tickets read by ID. Pure data: ./list-live.ts keeps it in step with the
- * database. The filters mean exactly what ./list-query.ts means in SQL.
+ * list"): what a list filters and sorts on, and nothing else, in typed columns (one slot a ticket,
+ * about 40 bytes; strings as codes into one table). Pages are cut from it and their tickets read by
+ * ID. Pure data: ./list-live.ts keeps it in step with the database. The filters mean exactly what
+ * ./list-query.ts means in SQL.
  */
 import { ownershipEmailKey } from './customer-email';
 import { TicketFilter } from './list-query';
@@ -29,19 +30,6 @@ export function listFieldsOf(ticket: Ticket, postStatus: string): ListFields {
   };
 }
 
-export interface IndexedTicket {
-  id: number;
-  postStatus: string;
-  /** `post_modified` as the number YYYYMMDDhhmmss: orders as the column does. */
-  activity: number;
-  author: number;
-  priority: TicketPriority;
-  assignee: number | null;
-  /** The customer email as ownership compares it (printable ASCII, ASCII letters lowercased), or null. */
-  emailKey: string | null;
-  siteId: string | null;
-}
-
 const LISTED: ReadonlySet<string> = new Set(TICKET_POST_STATUSES);
 
 /** Above this many changed tickets an update sorts everything once instead of moving each. */
@@ -50,22 +38,88 @@ const BULK_CHANGES = 2000;
 /** Filters whose matches are kept between changes (agents' views and customers' own lists). */
 const MEMO_LIMIT = 256;
 
+/** The code of "none" in the string columns (no address, no site). */
+const NONE = -1;
+/** What a filter looks for when no ticket holds its value: matches no slot (not even NONE). */
+const ABSENT = -2;
+
+/** One ticket's fields as the columns hold them. */
+interface Row {
+  id: number;
+  activity: number;
+  status: number;
+  priority: number;
+  author: number;
+  assignee: number;
+  email: number;
+  site: number;
+}
+
+/** The columns, grown by doubling. */
+class Columns {
+  id = new Int32Array(0);
+  activity = new Float64Array(0);
+  status = new Int32Array(0);
+  priority = new Int32Array(0);
+  author = new Int32Array(0);
+  assignee = new Int32Array(0);
+  email = new Int32Array(0);
+  site = new Int32Array(0);
+
+  get capacity(): number {
+    return this.id.length;
+  }
+
+  grow(): void {
+    const size = Math.max(1024, this.capacity * 2);
+    const grown = <T extends Int32Array | Float64Array>(old: T, make: (n: number) => T): T => {
+      const next = make(size);
+      next.set(old);
+      return next;
+    };
+    this.id = grown(this.id, (n) => new Int32Array(n));
+    this.activity = grown(this.activity, (n) => new Float64Array(n));
+    for (const name of ['status', 'priority', 'author', 'assignee', 'email', 'site'] as const) this[name] = grown(this[name], (n) => new Int32Array(n));
+  }
+
+  read(slot: number): Row {
+    return {
+      id: this.id[slot] as number, activity: this.activity[slot] as number, status: this.status[slot] as number, priority: this.priority[slot] as number,
+      author: this.author[slot] as number, assignee: this.assignee[slot] as number, email: this.email[slot] as number, site: this.site[slot] as number,
+    };
+  }
+
+  write(slot: number, row: Row): void {
+    this.id[slot] = row.id;
+    this.activity[slot] = row.activity;
+    this.status[slot] = row.status;
+    this.priority[slot] = row.priority;
+    this.author[slot] = row.author;
+    this.assignee[slot] = row.assignee;
+    this.email[slot] = row.email;
+    this.site[slot] = row.site;
+  }
+}
+
 export class TicketListIndex {
-  private readonly byId = new Map<number, IndexedTicket>();
-  /** Newest activity first, then highest ID: the SQL list's ORDER BY. */
-  private sorted: IndexedTicket[] = [];
-  private readonly byAuthor = new Map<number, IndexedTicket[]>();
-  private readonly byEmail = new Map<string, IndexedTicket[]>();
-  /** One copy of each repeated string (statuses, addresses, site-ids), not one per ticket. */
-  private readonly strings = new Map<string, string>();
-  private readonly memo = new Map<string, IndexedTicket[]>();
+  private readonly columns = new Columns();
+  private readonly slotOf = new Map<number, number>();
+  private readonly freeSlots: number[] = [];
+  /** Slots newest activity first, then highest ID (the SQL list's ORDER BY); the first `size` are live. */
+  private sorted = new Int32Array(0);
+  private readonly byAuthor = new Map<number, number[]>();
+  private readonly byEmail = new Map<number, number[]>();
+  /** Statuses, priorities, addresses and site-ids, each kept once and referred to by code. */
+  private readonly codes = new Map<string, number>();
+  private readonly names: string[] = [];
+  private readonly memo = new Map<string, Int32Array>();
   private highestId = 0;
   private listed = 0;
   /** Set by a bulk change; the next read sorts once (a first load inserts range by range). */
   private unsorted = false;
 
   get size(): number {
-    return this.byId.size;
+    return this.slotOf.size;
   }
 
   get maxId(): number {
@@ -78,27 +132,23 @@ export class TicketListIndex {
   }
 
   ids(): IterableIterator<number> {
-    return this.byId.keys();
+    return this.slotOf.keys();
   }
 
   /** Puts tickets in (new ones, or new states of known ones); a ticket read again unchanged costs nothing. */
   upsert(rows: readonly ListFields[]): void {
-    const fresh = rows.map((row) => this.indexed(row)).filter((entry) => !sameEntry(this.byId.get(entry.id), entry));
+    const fresh = rows.map((row) => this.coded(row)).filter((row) => !this.holds(row));
     if (!fresh.length) return;
     // Many changes (a first load, range by range), or a sort already pending: sorted once, when next read.
     // Fewer: each moved into place.
-    if (this.unsorted || fresh.length > BULK_CHANGES) {
-      for (const entry of fresh) this.unlink(entry.id);
-      for (const entry of fresh) this.link(entry);
-      this.unsorted = true;
-    } else {
-      for (const entry of fresh) {
-        const old = this.unlink(entry.id);
-        if (old) this.sorted.splice(this.position(old), 1);
-        this.link(entry);
-        this.sorted.splice(this.position(entry), 0, entry);
-      }
+    const bulk = this.unsorted || fresh.length > BULK_CHANGES;
+    for (const row of fresh) {
+      if (!bulk) this.unsort(this.slotOf.get(row.id));
+      this.unlink(row.id);
+      const slot = this.link(row);
+      if (!bulk) this.insertSorted(slot);
     }
+    this.unsorted = bulk;
     this.memo.clear();
   }
 
@@ -106,123 +156,169 @@ export class TicketListIndex {
   remove(ids: Iterable<number>): void {
     this.sort();
     for (const id of ids) {
-      const entry = this.unlink(id);
-      if (entry) this.sorted.splice(this.position(entry), 1);
+      this.unsort(this.slotOf.get(id));
+      this.unlink(id);
     }
     this.memo.clear();
   }
 
-  /** Every ticket the filter lists (its `search` is for SQL: callers never pass one), in list order. */
-  matches(filter: TicketFilter): readonly IndexedTicket[] {
+  /** The IDs of every ticket the filter lists (its `search` is for SQL: callers never pass one), in list order. */
+  matches(filter: TicketFilter): Int32Array {
     const key = JSON.stringify(filter);
     const kept = this.memo.get(key);
     if (kept) return kept;
     this.sort();
-    const test = predicate(filter);
-    const found = (filter.viewer.agent ? this.sorted : this.ownedBy(filter)).filter(test);
+    const test = this.predicate(filter);
+    const candidates = filter.viewer.agent ? this.sorted.subarray(0, this.size) : this.ownedBy(filter);
+    const found = Int32Array.from(candidates.filter(test), (slot) => this.columns.id[slot] as number);
     if (this.memo.size >= MEMO_LIMIT) this.memo.delete(this.memo.keys().next().value as string);
     this.memo.set(key, found);
     return found;
   }
 
+  /** A customer's tickets, by author and by email (a handful, not a scan of every ticket), in list order. */
+  private ownedBy(filter: TicketFilter): Int32Array {
+    const { userId, email } = filter.viewer;
+    const emailKey = ownershipEmailKey(email);
+    const emailCode = emailKey === null ? undefined : this.codes.get(emailKey);
+    const owned = new Set([...(userId > 0 ? this.byAuthor.get(userId) ?? [] : []), ...(emailCode === undefined ? [] : this.byEmail.get(emailCode) ?? [])]);
+    return Int32Array.from(owned).sort((a, b) => this.newestFirst(a, b));
+  }
+
+  /** The filter as a test of one slot (ownership is narrowed before, by ownedBy()). */
+  private predicate(filter: TicketFilter): (slot: number) => boolean {
+    const c = this.columns;
+    const statuses = new Set((filter.status ? [postStatusOf(filter.status)] : TICKET_POST_STATUSES).map((s) => this.codes.get(s) ?? ABSENT));
+    const priority = filter.priority === undefined ? undefined : this.codes.get(filter.priority) ?? ABSENT;
+    const site = filter.siteId === undefined ? undefined : this.codes.get(filter.siteId) ?? ABSENT;
+    const { assignment, viewer } = filter;
+    return (slot) => statuses.has(c.status[slot] as number)
+      && (priority === undefined || c.priority[slot] === priority)
+      && (assignment !== 'mine' || c.assignee[slot] === viewer.userId)
+      && (assignment !== 'unassigned' || c.assignee[slot] === 0)
+      && (site === undefined || c.site[slot] === site);
+  }
+
   private sort(): void {
     if (!this.unsorted) return;
-    this.sorted = [...this.byId.values()].sort(newestFirst);
+    const live = this.size;
+    if (this.sorted.length < this.columns.capacity) this.sorted = new Int32Array(this.columns.capacity);
+    let n = 0;
+    for (const slot of this.slotOf.values()) this.sorted[n++] = slot;
+    this.sorted.subarray(0, live).sort((a, b) => this.newestFirst(a, b));
     this.unsorted = false;
   }
 
-  /** A customer's tickets, by author and by email (a handful, not a scan of every ticket). */
-  private ownedBy(filter: TicketFilter): IndexedTicket[] {
-    const { userId, email } = filter.viewer;
-    const emailKey = ownershipEmailKey(email);
-    const owned = new Set([...(userId > 0 ? this.byAuthor.get(userId) ?? [] : []), ...(emailKey ? this.byEmail.get(emailKey) ?? [] : [])]);
-    return [...owned].sort(newestFirst);
+  private holds(row: Row): boolean {
+    const slot = this.slotOf.get(row.id);
+    if (slot === undefined) return false;
+    const now = this.columns.read(slot);
+    return (Object.keys(row) as Array<keyof Row>).every((field) => now[field] === row[field]);
   }
 
-  private link(entry: IndexedTicket): void {
-    this.byId.set(entry.id, entry);
-    this.highestId = Math.max(this.highestId, entry.id);
-    if (LISTED.has(entry.postStatus)) this.listed++;
-    if (entry.author > 0) addTo(this.byAuthor, entry.author, entry);
-    if (entry.emailKey) addTo(this.byEmail, entry.emailKey, entry);
+  private link(row: Row): number {
+    if (this.size >= this.columns.capacity) this.columns.grow();
+    const slot = this.freeSlots.pop() ?? this.size;
+    this.columns.write(slot, row);
+    this.slotOf.set(row.id, slot);
+    this.highestId = Math.max(this.highestId, row.id);
+    if (this.isListed(row.status)) this.listed++;
+    if (row.author > 0) addTo(this.byAuthor, row.author, slot);
+    if (row.email !== NONE) addTo(this.byEmail, row.email, slot);
+    return slot;
   }
 
-  private unlink(id: number): IndexedTicket | undefined {
-    const entry = this.byId.get(id);
-    if (!entry) return undefined;
-    this.byId.delete(id);
-    if (LISTED.has(entry.postStatus)) this.listed--;
-    if (entry.author > 0) removeFrom(this.byAuthor, entry.author, entry);
-    if (entry.emailKey) removeFrom(this.byEmail, entry.emailKey, entry);
-    return entry;
+  private unlink(id: number): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    const row = this.columns.read(slot);
+    this.slotOf.delete(id);
+    this.freeSlots.push(slot);
+    if (this.isListed(row.status)) this.listed--;
+    if (row.author > 0) removeFrom(this.byAuthor, row.author, slot);
+    if (row.email !== NONE) removeFrom(this.byEmail, row.email, slot);
   }
 
-  private indexed(row: ListFields): IndexedTicket {
+  /** Puts a linked slot into the sorted slots (binary search, then one move of the tail). */
+  private insertSorted(slot: number): void {
+    const live = this.size;
+    if (this.sorted.length < live) {
+      const grown = new Int32Array(this.columns.capacity);
+      grown.set(this.sorted);
+      this.sorted = grown;
+    }
+    const at = this.position(slot, live - 1);
+    this.sorted.copyWithin(at + 1, at, live - 1);
+    this.sorted[at] = slot;
+  }
+
+  /** Takes a slot (still linked) out of the sorted slots. */
+  private unsort(slot: number | undefined): void {
+    if (slot === undefined) return;
+    const live = this.size;
+    const at = this.position(slot, live);
+    if (this.sorted[at] !== slot) return;
+    this.sorted.copyWithin(at, at + 1, live);
+  }
+
+  /** Where `slot` is, or goes, among the first `count` sorted slots. */
+  private position(slot: number, count: number): number {
+    let low = 0;
+    let high = count;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.newestFirst(this.sorted[mid] as number, slot) < 0) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  private newestFirst(a: number, b: number): number {
+    const { activity, id } = this.columns;
+    return (activity[b] as number) - (activity[a] as number) || (id[b] as number) - (id[a] as number);
+  }
+
+  private isListed(status: number): boolean {
+    return LISTED.has(this.names[status] as string);
+  }
+
+  private coded(row: ListFields): Row {
     const { email } = row;
     // As ./customer-email.ts's whereOwnerEmail() compares stored addresses in SQL.
     const emailKey = /^[\x21-\x7e]+$/.test(email) ? email.replace(/[A-Z]+/g, (l) => l.toLowerCase()) : null;
     return {
       id: row.id,
-      postStatus: this.shared(row.postStatus),
       activity: Number(row.modified.replace(/\D/g, '').slice(0, 14)) || 0,
+      status: this.code(row.postStatus),
+      priority: this.code(row.priority),
       author: row.author,
-      priority: row.priority,
-      assignee: row.assignee,
-      emailKey: emailKey === null ? null : this.shared(emailKey),
-      siteId: row.siteId === null ? null : this.shared(row.siteId),
+      assignee: row.assignee ?? 0,
+      email: emailKey === null ? NONE : this.code(emailKey),
+      site: row.siteId === null ? NONE : this.code(row.siteId),
     };
   }
 
-  private shared(text: string): string {
-    const found = this.strings.get(text);
-    if (found !== undefined) return found;
-    this.strings.set(text, text);
-    return text;
-  }
-
-  /** Where `entry` is, or goes, in the sorted list (binary search). */
-  private position(entry: IndexedTicket): number {
-    let low = 0;
-    let high = this.sorted.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (newestFirst(this.sorted[mid] as IndexedTicket, entry) < 0) low = mid + 1;
-      else high = mid;
+  private code(text: string): number {
+    let found = this.codes.get(text);
+    if (found === undefined) {
+      found = this.names.length;
+      this.codes.set(text, found);
+      this.names.push(text);
     }
-    return low;
+    return found;
   }
 }
 
-function sameEntry(a: IndexedTicket | undefined, b: IndexedTicket): boolean {
-  return a !== undefined && a.postStatus === b.postStatus && a.activity === b.activity && a.author === b.author && a.priority === b.priority
-    && a.assignee === b.assignee && a.emailKey === b.emailKey && a.siteId === b.siteId;
+function addTo(map: Map<number, number[]>, key: number, slot: number): void {
+  const list = map.get(key);
+  if (list) list.push(slot);
+  else map.set(key, [slot]);
 }
 
-function addTo<K>(map: Map<K, IndexedTicket[]>, key: K, entry: IndexedTicket): void {
+function removeFrom(map: Map<number, number[]>, key: number, slot: number): void {
   const list = map.get(key);
-  if (list) list.push(entry);
-  else map.set(key, [entry]);
-}
-
-function removeFrom<K>(map: Map<K, IndexedTicket[]>, key: K, entry: IndexedTicket): void {
-  const list = map.get(key);
-  const at = list?.indexOf(entry) ?? -1;
+  const at = list?.indexOf(slot) ?? -1;
   if (!list || at < 0) return;
   list.splice(at, 1);
   if (!list.length) map.delete(key);
-}
-
-function newestFirst(a: IndexedTicket, b: IndexedTicket): number {
-  return b.activity - a.activity || b.id - a.id;
-}
-
-/** The filter as a test of one ticket (ownership is narrowed before, by ownedBy()). */
-function predicate(filter: TicketFilter): (t: IndexedTicket) => boolean {
-  const statuses = new Set(filter.status ? [postStatusOf(filter.status)] : TICKET_POST_STATUSES);
-  const { priority, assignment, siteId, viewer } = filter;
-  return (t) => statuses.has(t.postStatus)
-    && (priority === undefined || t.priority === priority)
-    && (assignment !== 'mine' || t.assignee === viewer.userId)
-    && (assignment !== 'unassigned' || t.assignee === null)
-    && (siteId === undefined || t.siteId === siteId);
 }

@@ -73,7 +73,7 @@ async function indexPage(site: Site, filter: TicketFilter, query: ListQuery): Pr
   const { live } = stateOf(site);
   const matches = (await live.fresh()).matches(filter);
   const first = (query.page - 1) * query.perPage;
-  const ids = matches.slice(first, first + query.perPage).map((t) => t.id);
+  const ids = Array.from(matches.subarray(first, first + query.perPage));
   return { tickets: await live.ticketsOf(ids), total: matches.length };
 }
 
