@@ -100,7 +100,7 @@ export function secretsOf(request: CapturedRequest): string[] {
 export function secretsOfSubstitutions(subs: readonly CredentialSubstitution[]): string[] {
   return subs.flatMap((s) => {
     const values = [s.captured, s.replacement];
-    if (s.type === 'basic') values.push(encodeBasic(s.captured), encodeBasic(s.replacement), ...[s.captured, s.replacement].map(passwordOf));
+    if (s.type === 'basic' || (s.type === 'identity' && s.captured.startsWith('<basic:'))) values.push(encodeBasic(s.captured), encodeBasic(s.replacement), ...[s.captured, s.replacement].map(passwordOf));
     return values;
   });
 }
