@@ -5,11 +5,9 @@
  * also reports what each query costs the first time it is asked (answers are then kept until a doc
  * changes: docs/docs.md).
  *
- *   tsx bench/docs.ts [--docs=10000] [--connections=16] [--duration=10]   (npm run bench runs it first)
+ *   npm run bench -- --suite=docs [--docs=10000] [--connections=16] [--duration=10]
  *   BENCH_MYSQL_URL=mysql://root@127.0.0.1:3306/understudy_bench (default; the docs live in <database>_docs)
- * `docsSuite` has the shape of bench/run.ts's suites.
  */
-import { execFileSync } from 'node:child_process';
 import autocannon from 'autocannon';
 import { performance } from 'node:perf_hooks';
 import mysql from 'mysql2/promise';
@@ -20,7 +18,7 @@ import { createConnectedSite } from '../lib/support/sites/admin';
 import { listSites } from '../lib/support/sites/store';
 import { Site } from '../lib/wp/site';
 import { SALTS, benchConfig, benchTarget } from './fixture';
-import { ROOT, Result, benchArgs, freePort, log, measure, measureBareExpress, report, startServer, stop } from './harness';
+import { Result, freePort, log, measure, startServer, stop } from './harness';
 
 const COLLECTIONS = Array.from({ length: 20 }, (_, i) => `collection-${i + 1}`);
 
@@ -148,23 +146,4 @@ function syntheticDoc(n: number): NewDoc {
   const title = Array.from({ length: 6 }, word).join(' ');
   const paragraphs = Array.from({ length: 5 }, () => `<!-- wp:paragraph --><p>${Array.from({ length: 30 }, word).join(' ')}.</p><!-- /wp:paragraph -->`);
   return { slug: `bench-doc-${n}`, title: title.replace(/^./, (c) => c.toUpperCase()), content: paragraphs.join('\n'), collections: [COLLECTIONS[n % COLLECTIONS.length] as string] };
-}
-
-/** Run alone: builds the server, measures the bare Express route and the docs search. */
-async function main(): Promise<void> {
-  const args = benchArgs();
-  const connections = Number(args.connections ?? process.env.BENCH_CONNECTIONS ?? 16);
-  const duration = Number(args.duration ?? process.env.BENCH_DURATION ?? 10);
-  if (process.env.BENCH_DOCS) args.docs ??= process.env.BENCH_DOCS;
-  log('building the server (npm run build)…');
-  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  const results = [await measureBareExpress(connections, duration), ...(await docsSuite(args, connections, duration))];
-  report(`docs (${connections} connections, ${duration} s per run)`, results);
-}
-
-if (require.main === module) {
-  main().catch((err) => {
-    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-    process.exit(1);
-  });
 }

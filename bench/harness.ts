@@ -59,7 +59,11 @@ function start(name: string, args: string[], env: Record<string, string>): Promi
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (/listening|Serving|http:\/\/127\.0\.0\.1:\d+/i.test(output)) resolve(child);
+      if (!/listening|Serving|http:\/\/127\.0\.0\.1:\d+/i.test(output)) return;
+      // Listening: its output is read (so its pipes never fill) and dropped from now on.
+      child.stdout?.off('data', onData).resume();
+      child.stderr?.off('data', onData).resume();
+      resolve(child);
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);

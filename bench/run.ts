@@ -2,7 +2,8 @@
  * `npm run bench`: builds the server, then measures each suite against the bare Express route on the
  * same machine in the same run (docs/performance.md records the figures).
  *
- *   npm run bench -- [--suite=tickets,mail] [--connections=16] [--duration=10] [suite options]
+ *   npm run bench -- [--suite=docs,tickets,mail,record] [--connections=16] [--duration=10] [suite options]
+ *   docs:    10,000 published docs, a rotation of searches (typos, prefixes, filters)  (bench/docs.ts)
  *   tickets: --tickets=100000 --indexes=both|on|off --writes=<per second>   (bench/tickets.ts)
  *   mail:    signed ~20 KB relay messages, every 202 checked stored          (bench/mail.ts)
  *   record:  client p99 through the proxy with --record off and on           (bench/record.ts)
@@ -10,10 +11,12 @@
 import { execFileSync } from 'node:child_process';
 import { ROOT, Result, benchArgs, log, measureBareExpress, report } from './harness';
 import { mailSuite } from './mail';
+import { docsSuite } from './docs';
 import { recordSuite } from './record';
 import { ticketsSuite } from './tickets';
 
 const SUITES: Record<string, (args: Record<string, string>, connections: number, duration: number) => Promise<Result[]>> = {
+  docs: docsSuite,
   tickets: ticketsSuite,
   mail: (_args, connections, duration) => mailSuite(connections, duration),
   record: (_args, connections, duration) => recordSuite(connections, duration),

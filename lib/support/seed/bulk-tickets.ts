@@ -74,7 +74,8 @@ async function writeBatch(trx: Knex.Transaction, site: Site, input: BatchInput):
     for (let m = 0; m < input.perTicket; m++) {
       const messageId = id++;
       const fromAgent = m % 2 === 1 && input.agents.length > 0;
-      activity += Math.floor(input.random() * 86_400);
+      // A day or less between messages, never later than now (a list would read a future date as fresh forever).
+      activity = Math.min(now, activity + Math.floor(input.random() * 86_400));
       rows.push(post(messageId, POST_TYPE.message, 'publish', '', `Message ${m + 1} of ticket ${ticketId}.`, fromAgent ? (input.agents[0] as number) : (customer?.ID ?? 0), ticketId, activity, activity, input.home));
       meta.push(...metaRows(messageId, {
         [MESSAGE_META.authorName]: fromAgent ? 'Agent' : name, [MESSAGE_META.authorEmail]: fromAgent ? 'agent@example.test' : email,
