@@ -1,12 +1,13 @@
 /**
  * Prometheus metrics (prom-client), per process: requests by route pattern, method and status,
- * their latency, and, read at scrape time, the job queue (depth, oldest due job, failed deliveries)
- * and the proxy's shadow comparisons. Served only on a separate loopback port or behind a token
+ * their latency, and, read at scrape time, the job queue (depth, oldest due job, failed deliveries),
+ * the caches' reloads and the proxy's shadow comparisons. Served only on a separate loopback port or behind a token
  * (front-door.ts), never publicly. Queue figures are the whole site's (the table is shared), so
  * under `--workers` they are aggregated with `max`, not summed.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ShadowStatus } from '../proxy/stats';
+import { cacheReloads } from '../wp/cache-stats';
 import type { Site } from '../wp/site';
 import { JobFacts, readJobFacts } from './job-facts';
 
@@ -38,6 +39,14 @@ export class Metrics {
     });
     this.jobGauges(sources, registers);
     if (sources.shadow) this.shadowGauges(sources.shadow, registers);
+    new Counter({
+      name: 'understudy_cache_reloads_total', help: 'Loads from the database by this process\'s caches of WordPress data (options, users, ticket index, searches), by cache.',
+      labelNames: ['cache'], registers,
+      collect() {
+        this.reset();
+        for (const [cache, n] of cacheReloads()) this.inc({ cache }, n);
+      },
+    });
   }
 
   observe(route: string, method: string, status: number, seconds: number): void {

@@ -5,6 +5,7 @@
  * check nonces and cookies, and that must not make cached rows immortal.
  */
 import { performance } from 'node:perf_hooks';
+import { countCacheReload } from './cache-stats';
 
 /** How long cached WordPress state may lag the database: within the 2-second bound, with room for the load itself. */
 export const FRESHNESS_MS = 1000;
@@ -17,13 +18,15 @@ interface Entry<V> {
 export class FreshCache<K, V> {
   private readonly entries = new Map<K, Entry<V>>();
 
-  constructor(private readonly ttlMs = FRESHNESS_MS, private readonly maxEntries = 10_000) {}
+  /** `name`: how the metrics call this cache's reloads. */
+  constructor(private readonly ttlMs = FRESHNESS_MS, private readonly maxEntries = 10_000, private readonly name = 'other') {}
 
   /** The cached value of `key`, loading it when absent or stale. A failed load is not cached. */
   get(key: K, load: () => Promise<V>): Promise<V> {
     const now = performance.now();
     const hit = this.entries.get(key);
     if (hit && hit.expires > now) return hit.value;
+    countCacheReload(this.name);
     const value = load();
     const entry = { value, expires: now + this.ttlMs };
     this.set(key, entry);
@@ -72,12 +75,15 @@ export class RevalidatingCache<K, V> {
   private readonly hardMs: number;
   private readonly token: () => Promise<string | null>;
   private readonly maxEntries: number;
+  private readonly name: string;
 
-  constructor(options: { softMs?: number; hardMs?: number; token?: () => Promise<string | null>; maxEntries?: number } = {}) {
+  /** `name`: how the metrics call this cache's reloads. */
+  constructor(options: { softMs?: number; hardMs?: number; token?: () => Promise<string | null>; maxEntries?: number; name?: string } = {}) {
     this.softMs = options.softMs ?? 250;
     this.hardMs = options.hardMs ?? 1900;
     this.token = options.token ?? (async () => null);
     this.maxEntries = options.maxEntries ?? 1000;
+    this.name = options.name ?? 'other';
   }
 
   async get(key: K, load: () => Promise<V>): Promise<V> {
@@ -108,6 +114,7 @@ export class RevalidatingCache<K, V> {
         entry.loadedAt = started;
         return entry.value;
       }
+      countCacheReload(this.name);
       const value = await load();
       // A load that began before an invalidation must not put its stale result back.
       if (this.pending.get(key) === checking) this.store(key, { value, loadedAt: started, token, checking: null });

@@ -33,8 +33,8 @@ export class OptionStore {
   private readonly single: FreshCache<string, StoredValue | null>;
 
   constructor(private readonly db: Database, private readonly network = false) {
-    this.autoloaded = new FreshCache();
-    this.single = new FreshCache();
+    this.autoloaded = new FreshCache(undefined, undefined, 'options');
+    this.single = new FreshCache(undefined, undefined, 'options');
   }
 
   /** WP: get_option(): the decoded value, or `fallback` when the option does not exist. */

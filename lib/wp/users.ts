@@ -29,8 +29,8 @@ export class UserStore {
   private readonly idByField: FreshCache<string, number | null>;
 
   constructor(private readonly db: Database) {
-    this.byIdCache = new FreshCache();
-    this.idByField = new FreshCache();
+    this.byIdCache = new FreshCache(undefined, undefined, 'users');
+    this.idByField = new FreshCache(undefined, undefined, 'users');
   }
 
   /** WP: get_user_by('id'). */

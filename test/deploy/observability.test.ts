@@ -62,6 +62,8 @@ describe('serve in production: health, metrics, request logs', function () {
       assert.match(text, /understudy_http_request_duration_seconds_bucket\{le="\+Inf",route="\/support\/v1\/tickets",method="GET"\} 1/);
       assert.match(text, /understudy_jobs_due 0/);
       assert.match(text, /understudy_jobs_oldest_due_age_seconds 0/);
+      // The caches' loads: WordPress options and users for the sign-in, the ticket index for the list.
+      for (const cache of ['options', 'users', 'ticket_index']) assert.match(text, new RegExp(`understudy_cache_reloads_total\\{cache="${cache}"\\} [1-9]`), cache);
       // Not on the public port, not even with a token-looking header: it is no route there.
       const open = await request(server.url).get('/-/metrics').set('Authorization', 'Bearer anything-at-all-here');
       assert.equal(open.status, 404);

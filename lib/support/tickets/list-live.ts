@@ -13,6 +13,7 @@
  * The full tickets of pages are kept in a small cache that every refresh updates.
  */
 import { performance } from 'node:perf_hooks';
+import { countCacheReload } from '../../wp/cache-stats';
 import { ChangeToken, changeToken } from '../../wp/db/change-token';
 import { siteDates } from '../../wp/dates';
 import { Site } from '../../wp/site';
@@ -79,6 +80,7 @@ export class LiveTicketList {
 
   /** Everything once, by ranges of the primary key, reading only the list fields. */
   private async load(): Promise<void> {
+    countCacheReload('ticket_index');
     const started = performance.now();
     const token = await this.token();
     const top = await highestPostId(this.site.db);
@@ -129,6 +131,7 @@ export class LiveTicketList {
 
   /** Everyone else's changes since the last refresh. */
   private async catchUp(): Promise<void> {
+    countCacheReload('ticket_index');
     const watermark = await this.watermark();
     const maxId = this.index.maxId;
     // Two reads, not one with OR: each can use its index (svc_type_modified, the primary key).

@@ -102,7 +102,7 @@ function stateOf(site: Site): ListState {
   if (!found) {
     // Tickets and their meta live in posts and postmeta: unchanged tables prove a cached search still right.
     const token = changeToken(site.db, [site.db.tables.posts, site.db.tables.postmeta]);
-    found = { live: new LiveTicketList(site), searches: new RevalidatingCache({ token }), searchTotals: new RevalidatingCache({ token }) };
+    found = { live: new LiveTicketList(site), searches: new RevalidatingCache({ token, name: 'ticket_search' }), searchTotals: new RevalidatingCache({ token, name: 'ticket_search' }) };
     states.set(site, found);
   }
   return found;
