@@ -33,8 +33,8 @@ export const PROXY_HELP = `usage: understudy proxy --upstream=<url> [--port=<por
 
 Listens like 'understudy serve' and stands in front of the PHP site at --upstream. Understudy answers
 the REST namespaces and admin-ajax actions of the plugins it replaces; everything else (WordPress
-itself, pages, assets) passes through to the upstream unchanged. --routes chooses serve, pass or
-shadow per namespace, route or action; --rules sets what shadow comparisons ignore. Both formats are
+itself, pages, assets) passes through to the upstream unchanged. --routes chooses serve, pass,
+shadow or record per namespace, route or action; --rules sets what shadow comparisons ignore. Both formats are
 described in docs/replay-and-proxy.md.
 
   --no-preserve-host   send the upstream its own host name instead of the client's Host header
