@@ -17,6 +17,7 @@ import { addPostMeta, insertPost } from '../wp/posts';
 import { Site } from '../wp/site';
 import { insertDemoChangelog } from './changelog';
 import { insertDemoDocs } from './docs';
+import { insertDemoForm } from './form';
 import { DemoCustomer, DemoFixture, DemoTicket, demoFixture } from './fixture';
 import { insertDemoUser, roleLevels } from './users';
 
@@ -73,6 +74,7 @@ export async function seedDemoSite(site: Site, fixture: DemoFixture = demoFixtur
     for (const [i, ticket] of byAge.entries()) tickets.push(await insertTicket(ctx, ticket, i + 1, users, fixture));
     await insertDemoChangelog(ctx);
     await insertDemoDocs(ctx);
+    await insertDemoForm(ctx, users[fixture.users.find((u) => u.role === 'administrator')?.login ?? ''] ?? 0);
     await options.update('blogname', fixture.title);
     // WP: set when the first application password is created; without it they are not checked at all.
     await options.addSiteOption('using_application_passwords', '1');

@@ -1,6 +1,6 @@
 /**
- * The lines `serve` prints for the embedded demo site: each demo user's login, password and role, and a
- * ready-to-paste request that signs in with their application password.
+ * The lines `serve` prints for the embedded demo site: each demo user's login, password and role, a
+ * ready-to-paste request that signs in with their application password, and the pages to open.
  */
 import { DemoFixture, demoFixture } from './fixture';
 
@@ -13,5 +13,6 @@ export function demoSignIns(baseUrl: string, fixture: DemoFixture = demoFixture)
     lines.push(`  ${user.login.padEnd(width)}  password: ${user.password.padEnd(passwordWidth)}  role: ${user.role}`);
     lines.push(`  ${' '.repeat(width)}  curl -u ${user.login}:${user.application_password.password} ${baseUrl}/wp-json/wp/v2/users/me`);
   }
+  lines.push(`Try in a browser: ${baseUrl}/ (what is served), ${baseUrl}/frm/embed/contact (the demo's contact form)`);
   return lines;
 }

@@ -96,19 +96,23 @@ export interface FormChanges {
 
 /** Creates a published form with the default settings plus `changes`; returns its ID. */
 export async function createForm(site: Site, authorId: number, changes: FormChanges & { title: string }): Promise<number> {
-  const { db } = site;
   const date = await siteDates(site.options, site.clock.now());
   const home = await site.homeUrl();
-  return db.knex.transaction(async (trx) => {
-    const slug = await uniqueSlug(trx, db, changes.slug || changes.title, 0);
-    const id = await insertPost(trx, db.tables, home, {
-      post_type: FORM_POST_TYPE, post_status: changes.status ?? 'publish', post_title: changes.title, post_name: slug,
-      post_content: changes.markup ?? '', post_author: authorId, date,
-    });
-    await addPostMeta(trx, db.tables, id, { [SETTINGS_META_KEY]: settingsForStorage(undefined, changes.settings ?? {}) });
-    await writeMessages(trx, db, id, changes.messages ?? {});
-    return id;
+  return site.db.knex.transaction((trx) => writeForm(trx, site.db, { home, date, authorId }, changes));
+}
+
+/** Writes a new form in the caller's transaction (createForm's, the demo seed's); returns its ID. */
+export async function writeForm(
+  trx: Knex.Transaction, db: Database, at: { home: string; date: { local: string; gmt: string }; authorId: number }, changes: FormChanges & { title: string },
+): Promise<number> {
+  const slug = await uniqueSlug(trx, db, changes.slug || changes.title, 0);
+  const id = await insertPost(trx, db.tables, at.home, {
+    post_type: FORM_POST_TYPE, post_status: changes.status ?? 'publish', post_title: changes.title, post_name: slug,
+    post_content: changes.markup ?? '', post_author: at.authorId, date: at.date,
   });
+  await addPostMeta(trx, db.tables, id, { [SETTINGS_META_KEY]: settingsForStorage(undefined, changes.settings ?? {}) });
+  await writeMessages(trx, db, id, changes.messages ?? {});
+  return id;
 }
 
 /** Applies `changes` to a form: post columns, the settings array (merged into what is stored) and messages. */

@@ -9,6 +9,7 @@ import request from 'supertest';
 import { createApp } from '../../lib/app';
 import { checkAtStartup } from '../../lib/cli/lifecycle';
 import { seedDemoSite } from '../../lib/demo/seed';
+import { FORM_POST_TYPE } from '../../lib/forms/settings';
 import { createForm } from '../../lib/forms/store';
 import { memoryLogger } from '../../lib/logger';
 import { frontDoor } from '../../lib/observability/front-door';
@@ -33,8 +34,13 @@ describe('a newcomer\'s first minute', () => {
   });
 
   it('answers / with the REST discovery link and a small page that links the published forms, the REST index and the portal script', async () => {
-    const empty = await request(createApp(site)).get('/');
-    assert.match(empty.text, /No published form yet\./);
+    // The demo's contact form is there from the first start.
+    const demo = await request(createApp(site)).get('/');
+    assert.match(demo.text, /<a href="[^"]+\/frm\/embed\/\d+">Contact<\/a>/);
+    const forms = () => site.db.knex(site.db.tables.posts).where({ post_type: FORM_POST_TYPE });
+    await forms().update({ post_status: 'draft' });
+    assert.match((await request(createApp(site)).get('/')).text, /No published form yet\./);
+    await forms().update({ post_status: 'publish' });
     const id = await createForm(site, 1, { title: 'Contact <us>' });
     await createForm(site, 1, { title: 'Unfinished', status: 'draft' });
     const res = await request(createApp(site)).get('/');
