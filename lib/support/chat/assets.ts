@@ -1,7 +1,7 @@
 /**
  * The chat widget a site includes with one tag (`client/svc/chat.js`, docs/chat.md "The widget"),
  * preceded by its localized variables as wp_localize_script() prints them. The HTTP side lives in
- * routes/support/chat-script.ts.
+ * routes/support/pages.ts.
  */
 import { ClientScript } from '../../wp/client-script';
 
