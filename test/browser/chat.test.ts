@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../harness/browser';
 import { CHAT_SCRIPT_PATH } from '../../lib/support/chat/assets';
 import { forgetDocIndex } from '../../lib/support/docs/search-index';
 import { insertDocs } from '../../lib/support/docs/store';
@@ -24,11 +25,6 @@ import { API, as } from '../harness/support';
 declare const window: any;
 declare const document: any;
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
 const QUESTION = 'How do I reset my password?';
 const HOSTILE = 'Password <img src=x onerror="window.__pwned = 1"> reset?';
 
@@ -70,7 +66,7 @@ describe('the chat widget', function () {
     await setSupportSettings(t.site, {
       chat_enabled: true, chat_handoff: true, chat_base_url: fake.baseUrl, chat_model: 'paced', chat_api_key: 'sk-browser', chat_name: 'Shop help',
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     context = await browser.newContext();
     page = await context.newPage();
   });

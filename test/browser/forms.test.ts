@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { AddressInfo } from 'node:net';
 import { Server } from 'node:http';
-import { Browser, Page, chromium } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../harness/browser';
 import { FormSite, insertFormRow, openFormSite, submissionRows } from '../harness/forms';
 import { SmtpCapture, startSmtpCapture } from '../harness/smtp';
 
@@ -15,11 +16,6 @@ import { SmtpCapture, startSmtpCapture } from '../harness/smtp';
 declare const window: any;
 declare const document: any;
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
 const EVENTS = ['frm-submit', 'frm-submitted', 'frm-success', 'frm-error', 'frm-message'];
 
 interface SeenEvent {
@@ -55,7 +51,7 @@ describe('the form script in headless Chromium', function () {
         actions: [{ type: 'email', to: 'owner@example.test', subject: 'Contact from [name]', message: '[all]', content_type: 'text/plain' }],
       },
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

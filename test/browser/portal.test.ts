@@ -10,7 +10,8 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
-import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../harness/browser';
 import { JobWorker } from '../../lib/jobs/worker';
 import { PORTAL_SCRIPT_PATH } from '../../lib/support/portal/assets';
 import { changeConnectedSite, createConnectedSite } from '../../lib/support/sites/admin';
@@ -25,11 +26,6 @@ import { SmtpCapture, startSmtpCapture } from '../harness/smtp';
 declare const window: any;
 declare const document: any;
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
 const NETWORK_ERROR = 'The support desk could not be reached. Check your connection and try again.';
 const HOSTILE = 'Order 1234 <img src=x onerror="window.__pwned = 1"> is late.\n  Second line, indented.';
 
@@ -87,7 +83,7 @@ describe('the customer portal script', function () {
       messageLimit: 2000, messageHint: 'Include your order number.',
     });
     siteId = issued.site.siteId;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
