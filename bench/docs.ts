@@ -10,23 +10,20 @@
  */
 import autocannon from 'autocannon';
 import { performance } from 'node:perf_hooks';
-import mysql from 'mysql2/promise';
 import { openSite } from '../lib/boot';
 import { memoryLogger } from '../lib/logger';
 import { DOC_POST_TYPE, NewDoc, insertDocs } from '../lib/support/docs/store';
 import { createConnectedSite } from '../lib/support/sites/admin';
 import { listSites } from '../lib/support/sites/store';
 import { Site } from '../lib/wp/site';
-import { SALTS, benchConfig, benchTarget } from './fixture';
+import { SALTS, benchConfig, benchDatabaseUrl, benchTarget, createBenchDatabase } from './fixture';
 import { Result, freePort, log, measure, startServer, stop } from './harness';
 
 const COLLECTIONS = Array.from({ length: 20 }, (_, i) => `collection-${i + 1}`);
 
 export async function docsSuite(args: Record<string, string>, connections: number, duration: number): Promise<Result[]> {
   const docs = Number(args.docs ?? 10_000);
-  const base = new URL(process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/understudy_bench');
-  base.pathname = `${base.pathname.replace(/\/$/, '')}_docs`;
-  const url = base.toString();
+  const url = benchDatabaseUrl('docs');
   const { count, siteId } = await prepareDocs(url, docs);
   log(`${count} published docs in ${benchTarget(url).database}; ${connections} connections, ${duration} s per run`);
   const port = await freePort();
@@ -85,9 +82,7 @@ function searchRequests(siteId: string): Array<{ path: string }> {
 /** Creates the database, the docs that are missing and a connected site showing 5 collections. */
 async function prepareDocs(url: string, docs: number): Promise<{ count: number; siteId: string }> {
   const target = benchTarget(url);
-  const admin = await mysql.createConnection({ host: target.host, port: target.port, user: target.user, password: target.password });
-  await admin.query(`CREATE DATABASE IF NOT EXISTS \`${target.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci`);
-  await admin.end();
+  await createBenchDatabase(target);
   const { site } = await openSite(benchConfig(target), { logger: memoryLogger() });
   try {
     const existing = await docCount(site);

@@ -26,12 +26,28 @@ export function benchConfig(target: DbTarget): SiteConfig {
   return { source: 'env', description: 'benchmark', db: target, tablePrefix: 'wp_', multisite: false, blogId: 1, salts: SALTS, environmentType: 'local', dataDir: '/tmp/understudy-bench', seedDemo: false };
 }
 
+/** The benchmark's database URL (BENCH_MYSQL_URL), or a sibling database named `<database>_<suffix>`. */
+export function benchDatabaseUrl(suffix?: string): string {
+  const url = new URL(process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/understudy_bench');
+  if (suffix) url.pathname = `${url.pathname.replace(/\/$/, '')}_${suffix}`;
+  return url.toString();
+}
+
+/** Creates the database if missing (`fresh`: drops it first), with WordPress's character set and collation. */
+export async function createBenchDatabase(target: Extract<DbTarget, { client: 'mysql' }>, { fresh = false } = {}): Promise<void> {
+  const admin = await mysql.createConnection({ host: target.host, port: target.port, user: target.user, password: target.password });
+  try {
+    if (fresh) await admin.query(`DROP DATABASE IF EXISTS \`${target.database}\``);
+    await admin.query(`CREATE DATABASE IF NOT EXISTS \`${target.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci`);
+  } finally {
+    await admin.end();
+  }
+}
+
 /** Creates the database, the agent and the tickets that are missing; returns the ticket count. */
 export async function prepareSite(url: string, tickets: number, log: (line: string) => void): Promise<number> {
   const target = benchTarget(url);
-  const admin = await mysql.createConnection({ host: target.host, port: target.port, user: target.user, password: target.password });
-  await admin.query(`CREATE DATABASE IF NOT EXISTS \`${target.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci`);
-  await admin.end();
+  await createBenchDatabase(target);
   const { site } = await openSite(benchConfig(target), { logger: memoryLogger() });
   try {
     await ensureAgent(site);

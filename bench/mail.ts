@@ -8,12 +8,11 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import mysql from 'mysql2/promise';
 import { openSite } from '../lib/boot';
 import { memoryLogger } from '../lib/logger';
 import { addMailbox } from '../lib/support/mailboxes/admin';
 import { relaySignature } from '../lib/support/inbound/signature';
-import { SALTS, benchConfig, benchTarget } from './fixture';
+import { SALTS, benchConfig, benchDatabaseUrl, benchTarget, createBenchDatabase } from './fixture';
 import { BenchRequest, Result, freePort, log, measure, startServer, stop } from './harness';
 
 const DATA_DIR = '/tmp/understudy-bench-mail';
@@ -22,7 +21,7 @@ const ATTACHMENT = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), random
 const TEXT = 'Hello support,\r\n\r\nMy order has not arrived and the tracking page shows nothing since Monday. '.repeat(12);
 
 export async function mailSuite(connections: number, duration: number): Promise<Result[]> {
-  const url = mailDatabaseUrl();
+  const url = benchDatabaseUrl('mail');
   const { routeKey, secret } = await freshMailSite(url);
   const port = await freePort();
   const env = { DATABASE_URL: url, ...SALTS, WP_ENVIRONMENT_TYPE: 'local', PORT: String(port), UNDERSTUDY_DATA_DIR: DATA_DIR };
@@ -46,19 +45,10 @@ export async function mailSuite(connections: number, duration: number): Promise<
   return [result];
 }
 
-function mailDatabaseUrl(): string {
-  const base = new URL(process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/understudy_bench');
-  base.pathname = `${base.pathname.replace(/\/$/, '')}_mail`;
-  return base.toString();
-}
-
 /** A new database with one mailbox: its route key and relay secret. */
 async function freshMailSite(url: string): Promise<{ routeKey: string; secret: string }> {
   const target = benchTarget(url);
-  const admin = await mysql.createConnection({ host: target.host, port: target.port, user: target.user, password: target.password });
-  await admin.query(`DROP DATABASE IF EXISTS \`${target.database}\``);
-  await admin.query(`CREATE DATABASE \`${target.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci`);
-  await admin.end();
+  await createBenchDatabase(target, { fresh: true });
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
   const { site } = await openSite({ ...benchConfig(target), dataDir: DATA_DIR }, { logger: memoryLogger() });
   try {

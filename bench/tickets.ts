@@ -11,11 +11,11 @@
 import { openSite } from '../lib/boot';
 import { memoryLogger } from '../lib/logger';
 import { addIndexes, removeIndexes } from '../lib/support/db-indexes';
-import { AGENT_APP_PASSWORD, AGENT_LOGIN, SALTS, benchConfig, benchTarget, prepareSite } from './fixture';
+import { AGENT_APP_PASSWORD, AGENT_LOGIN, SALTS, benchConfig, benchDatabaseUrl, benchTarget, prepareSite } from './fixture';
 import { Result, freePort, log, measure, rssMb, startServer, stop } from './harness';
 
 export async function ticketsSuite(args: Record<string, string>, connections: number, duration: number): Promise<Result[]> {
-  const url = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/understudy_bench';
+  const url = benchDatabaseUrl();
   const tickets = Number(args.tickets ?? 100_000);
   const modes = args.indexes === 'on' ? ['on'] : args.indexes === 'off' ? ['off'] : ['on', 'off'];
   const writes = Number(args.writes ?? 0);
