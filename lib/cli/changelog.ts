@@ -13,6 +13,7 @@ import { phpJsonEncode } from '../wp/php/json';
 import { CliError, ParsedArgs, choiceFlag, parseCommandArgs, stringFlag } from './args';
 import { CliContext, line, success, withSite } from './context';
 import { Row, asciiTable } from './format';
+import { Subcommand, runSubcommand } from './subcommands';
 
 export const CHANGELOG_HELP = `usage: understudy changelog <subcommand> [<args>]
 
@@ -29,24 +30,10 @@ Subcommands:
       deleted). A source that fails changes nothing, and the command fails.
 `;
 
-type Subcommand = (ctx: CliContext, argv: string[]) => Promise<number>;
-
 const SUBCOMMANDS: Record<string, Subcommand> = { list, create, sync };
 
-export async function changelogCommand(ctx: CliContext, argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined) {
-    ctx.stdout.write(CHANGELOG_HELP);
-    return 0;
-  }
-  const run = SUBCOMMANDS[name];
-  if (!run) throw new CliError(`'${name}' is not a registered subcommand of 'changelog'. See 'understudy changelog --help' for available subcommands.`);
-  try {
-    return await run(ctx, rest);
-  } catch (err) {
-    if (err instanceof ChangelogError) throw new CliError(err.message);
-    throw err;
-  }
+export function changelogCommand(ctx: CliContext, argv: string[]): Promise<number> {
+  return runSubcommand(ctx, argv, { name: 'changelog', help: CHANGELOG_HELP, subcommands: SUBCOMMANDS, refusal: ChangelogError });
 }
 
 async function list(ctx: CliContext, argv: string[]): Promise<number> {

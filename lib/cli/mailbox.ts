@@ -10,6 +10,7 @@ import { Site } from '../wp/site';
 import { CliError, ParsedArgs, choiceFlag, parseCommandArgs, stringFlag } from './args';
 import { CliContext, line, success, withSite } from './context';
 import { asciiTable } from './format';
+import { Subcommand, runSubcommand } from './subcommands';
 
 export const MAILBOX_HELP = `usage: understudy mailbox <subcommand> [<args>]
 
@@ -31,26 +32,11 @@ With --json, add and the rotations print one JSON object:
 (token is null after rotate-secret: only its hash exists).
 `;
 
-type Subcommand = (ctx: CliContext, argv: string[]) => Promise<number>;
-
 const SUBCOMMANDS: Record<string, Subcommand> = { add, list, 'rotate-token': rotateTokenCommand, 'rotate-secret': rotateSecretCommand, set };
 
 /** Runs `mailbox <subcommand> ...`; returns the exit status. */
-export async function mailboxCommand(ctx: CliContext, argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined) {
-    ctx.stdout.write(MAILBOX_HELP);
-    return 0;
-  }
-  const run = SUBCOMMANDS[name];
-  if (!run) throw new CliError(`'${name}' is not a registered subcommand of 'mailbox'. See 'understudy mailbox --help' for available subcommands.`);
-  try {
-    return await run(ctx, rest);
-  } catch (err) {
-    // A refused change is the user's to fix: report it as a command-line error, not a failure.
-    if (err instanceof MailboxError) throw new CliError(err.message);
-    throw err;
-  }
+export function mailboxCommand(ctx: CliContext, argv: string[]): Promise<number> {
+  return runSubcommand(ctx, argv, { name: 'mailbox', help: MAILBOX_HELP, subcommands: SUBCOMMANDS, refusal: MailboxError });
 }
 
 async function add(ctx: CliContext, argv: string[]): Promise<number> {

@@ -11,6 +11,7 @@ import { CliContext, line, readStdin, success, withSite } from './context';
 import { isContainer, phpJson, phpText, readableJson } from './format';
 import { decodeJsonValue } from './json-value';
 import { patchValue } from './patch';
+import { Subcommand, runSubcommand } from './subcommands';
 
 export const OPTION_HELP = `usage: understudy option <subcommand> [<args>]
 
@@ -30,22 +31,11 @@ Subcommands:
       removes one. A value left off the command line is read from STDIN.
 `;
 
-type Subcommand = (ctx: CliContext, argv: string[]) => Promise<number>;
-
 const SUBCOMMANDS: Record<string, Subcommand> = { get, add, update, delete: remove, patch };
 
 /** Runs `option <subcommand> ...`; returns the exit status. */
-export async function optionCommand(ctx: CliContext, argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  const run = name === undefined ? undefined : SUBCOMMANDS[name];
-  if (!run) {
-    if (name === undefined) {
-      ctx.stdout.write(OPTION_HELP);
-      return 0;
-    }
-    throw new CliError(`'${name}' is not a registered subcommand of 'option'. See 'understudy option --help' for available subcommands.`);
-  }
-  return run(ctx, rest);
+export function optionCommand(ctx: CliContext, argv: string[]): Promise<number> {
+  return runSubcommand(ctx, argv, { name: 'option', help: OPTION_HELP, subcommands: SUBCOMMANDS });
 }
 
 async function get(ctx: CliContext, argv: string[]): Promise<number> {

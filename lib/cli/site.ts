@@ -13,6 +13,7 @@ import { Site } from '../wp/site';
 import { CliError, FlagSpec, ParsedArgs, choiceFlag, parseCommandArgs, stringFlag } from './args';
 import { CliContext, line, success, withSite } from './context';
 import { Row, asciiTable } from './format';
+import { Subcommand, runSubcommand } from './subcommands';
 
 export const SITE_HELP = `usage: understudy site <subcommand> [<args>]
 
@@ -52,26 +53,11 @@ const SETTING_FLAGS: FlagSpec = {
   'message-hint': 'string', 'customers-resolve': 'string', 'customers-reopen': 'string', 'doc-collections': 'string',
 };
 
-type Subcommand = (ctx: CliContext, argv: string[]) => Promise<number>;
-
 const SUBCOMMANDS: Record<string, Subcommand> = { create, list, get, update, delete: remove, 'rotate-key': rotateKey };
 
 /** Runs `site <subcommand> ...`; returns the exit status. */
-export async function siteCommand(ctx: CliContext, argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined) {
-    ctx.stdout.write(SITE_HELP);
-    return 0;
-  }
-  const run = SUBCOMMANDS[name];
-  if (!run) throw new CliError(`'${name}' is not a registered subcommand of 'site'. See 'understudy site --help' for available subcommands.`);
-  try {
-    return await run(ctx, rest);
-  } catch (err) {
-    // A refused change is the user's to fix: report it as a command-line error, not a failure.
-    if (err instanceof SiteError) throw new CliError(err.message);
-    throw err;
-  }
+export function siteCommand(ctx: CliContext, argv: string[]): Promise<number> {
+  return runSubcommand(ctx, argv, { name: 'site', help: SITE_HELP, subcommands: SUBCOMMANDS, refusal: SiteError });
 }
 
 async function create(ctx: CliContext, argv: string[]): Promise<number> {
