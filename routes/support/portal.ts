@@ -12,7 +12,7 @@ import { PORTAL_LIMITS, portalEmail } from '../../lib/support/portal/limits';
 import { bearerSecretOf } from '../../lib/support/bearer-secrets';
 import { PortalCustomer, portalCustomer, portalOr404 } from '../../lib/support/portal/customer';
 import { openPortalSession, resolvePortalSession, revokePortalSession } from '../../lib/support/portal/sessions';
-import { ConnectedSite, findSite } from '../../lib/support/sites/store';
+import { ConnectedSite } from '../../lib/support/sites/store';
 import { storageAvailability } from '../../lib/support/storage-check';
 import { WpError } from '../../lib/wp/errors';
 import { visitorBucket } from '../../lib/wp/http/address-key';
@@ -21,6 +21,7 @@ import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
 import { RequestHead, RestRequest, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
 import { portalOperations } from '../../schema/support/portal-args';
 import { NAMESPACE, SUPPORT_SCHEMAS } from './common';
+import { connectedSiteOf } from './connected-site';
 
 /** The portal's request bodies are a few fields. */
 export const PORTAL_MAX_BODY_BYTES = 16 * 1024;
@@ -33,36 +34,20 @@ const siteArgs: TypedArgs<SiteParams> = argsForOperation(portalOperations.site, 
 const codeArgs: TypedArgs<CodeParams> = argsForOperation(portalOperations.code, SUPPORT_SCHEMAS, 'create');
 const sessionArgs: TypedArgs<SessionParams> = argsForOperation(portalOperations.session, SUPPORT_SCHEMAS, 'create');
 
-/**
- * The site a portal request names, read once per request: its gate, origins, principal and handler
- * all ask. The route's `urlParams` object is made for each request (lib/wp/rest/registry.ts), so it
- * keys this request's answer and goes with the request.
- */
-const portalSites = new WeakMap<Record<string, string>, Promise<ConnectedSite | null>>();
-
-function siteOf(head: RequestHead): Promise<ConnectedSite | null> {
-  let found = portalSites.get(head.urlParams);
-  if (!found) {
-    found = findSite(head.site.db, head.urlParams.site_id ?? '');
-    portalSites.set(head.urlParams, found);
-  }
-  return found;
-}
-
 /** Every portal route's first check: the site exists (404 `svc_site_not_found`) and its portal is on (404 `portal_disabled`). */
 async function portalGate(head: RequestHead): Promise<WpError | null> {
-  const found = portalOr404(await siteOf(head));
+  const found = portalOr404(await connectedSiteOf(head));
   return found instanceof WpError ? found : null;
 }
 
 /** The site's listed addresses, with its portal on or off: a listed page can read why it is refused. */
 async function portalOrigins(head: RequestHead): Promise<string[]> {
-  return (await siteOf(head))?.origins ?? [];
+  return (await connectedSiteOf(head))?.origins ?? [];
 }
 
 /** The site the URL names, its portal on (the gate has said so). */
 async function portalSite(req: RestRequest): Promise<ConnectedSite> {
-  const found = portalOr404(await siteOf(req));
+  const found = portalOr404(await connectedSiteOf(req));
   if (found instanceof WpError) throw found;
   return found;
 }

@@ -8,7 +8,7 @@
  * identifies the caller at the principal stage (404 unknown site, 401 bad key).
  */
 import { bearerSecretOf } from '../../lib/support/bearer-secrets';
-import { SiteCaller, listedOrigins, resolveSiteCaller } from '../../lib/support/sites/caller';
+import { SiteCaller, siteCallerOf } from '../../lib/support/sites/caller';
 import { openSiteTicket } from '../../lib/support/sites/tickets';
 import { WpError } from '../../lib/wp/errors';
 import { visitorBucket } from '../../lib/wp/http/address-key';
@@ -19,6 +19,7 @@ import { RequestHead, RestRequest, RestResponse, RouteDeclaration, allowAnyone, 
 import { siteOperations } from '../../schema/support/site-args';
 import { NAMESPACE, SUPPORT_SCHEMAS, ticketRouteBase } from './common';
 import { conversationBody } from './tickets';
+import { connectedSiteOf } from './connected-site';
 import { Actor } from '../../lib/support/tickets/actor';
 
 /** A request without a site key: what a browser may send (contract section 8). */
@@ -64,12 +65,13 @@ function keyOf(head: RequestHead): string | undefined {
   return bearerSecretOf(head.header('authorization'), head.header('x-svc-key'));
 }
 
-function siteOrigins(head: RequestHead): Promise<string[]> {
-  return listedOrigins(head.site, head.urlParams.site_id ?? '');
+/** The site's listed addresses (none for an unknown site). */
+async function siteOrigins(head: RequestHead): Promise<string[]> {
+  return (await connectedSiteOf(head))?.origins ?? [];
 }
 
-function siteCaller(req: RestRequest): Promise<SiteCaller | WpError> {
-  return resolveSiteCaller(req.site, req.urlParams.site_id ?? '', keyOf(req), req.header('origin'));
+async function siteCaller(req: RestRequest): Promise<SiteCaller | WpError> {
+  return siteCallerOf(await connectedSiteOf(req), keyOf(req), req.header('origin'));
 }
 
 async function createSiteTicket(req: RestRequest<SiteCaller, SiteTicketParams>): Promise<RestResponse> {

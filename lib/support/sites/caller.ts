@@ -4,9 +4,8 @@
  * route hands over what the request carries; nothing here reads HTTP.
  */
 import { WpError } from '../../wp/errors';
-import { Site } from '../../wp/site';
 import { bearerSecretMatches } from '../bearer-secrets';
-import { ConnectedSite, findSite } from './store';
+import { ConnectedSite } from './store';
 
 /**
  * `server`: the request carried the site's key. `browser`: it carried none, and came from a page on
@@ -22,21 +21,15 @@ export function siteNotFound(): WpError {
 }
 
 /**
- * The caller of a site's route: the site's server when `key` is its key (401 when a key is sent that
- * is not), else a browser on a listed address; a request with neither a key nor a listed Origin is
- * refused (401). An unknown site is 404.
+ * The caller of a site's route (`found`: the site its URL names): the site's server when `key` is its
+ * key (401 when a key is sent that is not), else a browser on a listed address; a request with
+ * neither a key nor a listed Origin is refused (401). An unknown site is 404.
  */
-export async function resolveSiteCaller(site: Site, siteId: string, key: string | undefined, origin: string | undefined): Promise<SiteCaller | WpError> {
-  const found = await findSite(site.db, siteId);
+export function siteCallerOf(found: ConnectedSite | null, key: string | undefined, origin: string | undefined): SiteCaller | WpError {
   if (!found) return siteNotFound();
   if (key !== undefined) {
     return bearerSecretMatches(key, found.keyHash) ? { kind: 'server', site: found } : new WpError('svc_invalid_site_key', 'The site key is not valid.', 401);
   }
   if (origin !== undefined && found.origins.includes(origin)) return { kind: 'browser', site: found, origin };
   return new WpError('svc_site_key_required', "Send the site key, or send the request from a page on one of the site's listed addresses.", 401);
-}
-
-/** The browser origins allowed to call the site's routes: its listed addresses (none for an unknown site). */
-export async function listedOrigins(site: Site, siteId: string): Promise<string[]> {
-  return (await findSite(site.db, siteId))?.origins ?? [];
 }

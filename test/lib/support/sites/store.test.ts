@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { SiteError, changeConnectedSite, createConnectedSite, deleteConnectedSite, getConnectedSite, rotateSiteKey } from '../../../../lib/support/sites/admin';
 import { bearerSecretOf, hashBearerSecret } from '../../../../lib/support/bearer-secrets';
-import { resolveSiteCaller } from '../../../../lib/support/sites/caller';
+import { siteCallerOf } from '../../../../lib/support/sites/caller';
 import { presentSite } from '../../../../lib/support/sites/present';
 import { findSite, listSites } from '../../../../lib/support/sites/store';
 import { WpError } from '../../../../lib/wp/errors';
@@ -107,7 +107,7 @@ describe('connected sites: storage and callers', function () {
       [['https://php.example'], true, false, 5000, true, '']);
     assert.ok((await listSites(oracle.site.db)).some((s) => s.siteId === 'phpsite00001'));
     // Without a stored hash no key opens it.
-    assert.equal(((await resolveSiteCaller(oracle.site, 'phpsite00001', '', undefined)) as WpError).code, 'svc_invalid_site_key');
+    assert.equal((siteCallerOf(await findSite(oracle.site.db, 'phpsite00001'), '', undefined) as WpError).code, 'svc_invalid_site_key');
   });
 
   it('finds the key in Authorization: Bearer, else X-Svc-Key; another scheme is no key', () => {
@@ -122,7 +122,7 @@ describe('connected sites: storage and callers', function () {
 
   it('resolves the caller: the server with the key, a browser on a listed address, refusals otherwise', async () => {
     const { site, key } = await createConnectedSite(oracle.site, { name: 'Callers', origins: ['https://callers.example'] });
-    const resolve = (k: string | undefined, origin?: string, id = site.siteId) => resolveSiteCaller(oracle.site, id, k, origin);
+    const resolve = async (k: string | undefined, origin?: string, id = site.siteId) => siteCallerOf(await findSite(oracle.site.db, id), k, origin);
     const server = await resolve(key);
     assert.ok(!(server instanceof WpError) && server.kind === 'server');
     const serverWithOrigin = await resolve(key, 'https://callers.example');
