@@ -12,9 +12,12 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { SendMailOptions, Transporter } from 'nodemailer';
+import type { SendMailOptions, Transporter } from 'nodemailer';
+import { lazyRequire } from '../lazy-require';
 import { Logger } from '../logger';
 import { Mailbox, parseMailbox } from './address';
+
+const nodemailer = lazyRequire(() => require('nodemailer') as typeof import('nodemailer'));
 
 /** One outgoing email. Each address is one mailbox, bare (`a@b.c`) or named (`"Name" <a@b.c>`). */
 export interface MailMessage {
@@ -68,18 +71,19 @@ class SmtpMailer implements Mailer {
   constructor(private readonly url: string, private readonly defaultFrom: () => Promise<string>) {}
 
   async send(message: MailMessage): Promise<void> {
-    this.transport ??= nodemailer.createTransport(this.url);
+    this.transport ??= nodemailer().createTransport(this.url);
     await this.transport.sendMail(await toNodemailer(message, this.defaultFrom));
   }
 }
 
 /** Writes each message, fully encoded as it would travel, to `<outbox>/<time>-<random>.eml`. */
 class OutboxMailer implements Mailer {
-  private readonly transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  private transport: Transporter | null = null;
 
   constructor(private readonly options: MailerOptions) {}
 
   async send(message: MailMessage): Promise<void> {
+    this.transport ??= nodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
     const info = await this.transport.sendMail(await toNodemailer(message, this.options.defaultFrom));
     await fs.mkdir(this.options.outboxDir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');

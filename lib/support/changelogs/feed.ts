@@ -4,7 +4,7 @@
  * text is a function of the stored rows alone (the feed's `updated` is its newest release date, never
  * the time of the request), so an unchanged changelog gives the same bytes, and the same ETag.
  */
-import { Feed } from './esm';
+import { feedModule } from './esm';
 import { escHtml } from '../../wp/formatting';
 import { Site } from '../../wp/site';
 import { FeedFormat, feedPath } from './feed-urls';
@@ -33,6 +33,7 @@ export async function buildFeed(site: Site, product: Product, format: FeedFormat
   const dates = releases.map((r) => gmtDate(r.publishedGmt));
   const modified = [product.modifiedGmt, ...releases.map((r) => r.modifiedGmt)].map(gmtDate);
   const link = product.url || `${home}${feedPath(product.slug)}`;
+  const { Feed } = feedModule();
   const feed = new Feed({
     id: `${home}${feedPath(product.slug)}`,
     title: `${product.name} changelog`,

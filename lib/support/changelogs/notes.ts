@@ -9,7 +9,7 @@
  *   own elements, as WordPress's post allowlist has them): raw HTML in a note keeps only those tags
  *   and attributes, so no script, event handler or javascript: URL ever reaches a page or a feed.
  */
-import { marked } from './esm';
+import { markedModule } from './esm';
 import { AllowedHtml, kses, stripAllTags } from '../../wp/formatting';
 import { CHANGE_TYPES } from './parse';
 
@@ -32,7 +32,7 @@ export const RELEASE_NOTE_TAGS: AllowedHtml = {
 
 /** The notes as sanitized HTML. */
 export function notesHtml(notes: string): string {
-  const rendered = marked.parse(notes, { async: false, gfm: true });
+  const rendered = markedModule().marked.parse(notes, { async: false, gfm: true });
   // kses keeps the text of a tag it removes; a script's or style's text is code, not words: it goes too.
   return kses(rendered.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ''), RELEASE_NOTE_TAGS).trim();
 }
@@ -86,7 +86,7 @@ function firstParagraph(notes: string): string {
  * script's or style's contents too), entities decoded. It is text: whoever puts it in HTML escapes it.
  */
 function plainWords(markdown: string): string {
-  const html = marked.parseInline(markdown, { async: false, gfm: true });
+  const html = markedModule().marked.parseInline(markdown, { async: false, gfm: true });
   return decodeEntities(stripAllTags(html, true)).replace(/\s+/g, ' ').trim();
 }
 
