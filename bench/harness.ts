@@ -45,7 +45,10 @@ export function freePort(): Promise<number> {
 
 /** The built server (`npm run build` first), with `env`, once it listens. */
 export function startServer(args: string[], env: Record<string, string>): Promise<ChildProcess> {
-  return start('Understudy', [path.join(ROOT, 'dist/bin/understudy.js'), ...args], env);
+  // BENCH_SERVER_NODE_ARGS (say `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the measured server;
+  // Node refuses --cpu-prof in NODE_OPTIONS.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  return start('Understudy', [...nodeArgs, path.join(ROOT, 'dist/bin/understudy.js'), ...args], env);
 }
 
 /** A TypeScript script of the benchmark (the bare Express baseline). */
