@@ -19,7 +19,7 @@ import { CliError, ParsedArgs, parseCommandArgs, stringFlag } from './args';
 import { CliContext } from './context';
 import { HttpLimits, PROXY_HTTP_LIMITS, loadHttpLimits } from './http-server';
 import { nginxCommand } from './nginx';
-import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
+import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, applyHeapGrowth, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
 import { checkAtStartup, stopWorker } from './lifecycle';
 import { observe, readinessChecks } from './observe';
 import { bindThenOpen, closeServer, exitPromptly, stopRequested } from './serve';
@@ -102,6 +102,7 @@ export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<num
   const limits = loadHttpLimits(ctx.env, PROXY_HTTP_LIMITS);
   const logger = consoleLogger(ctx.stderr as NodeJS.WritableStream);
   const runtime = loadRuntimeOptions(ctx, args);
+  applyHeapGrowth(runtime, ctx.env);
   warnAboutForwardedProto(ctx, config, runtime, logger);
   const settings = {
     upstream, routesFile: resolve(ctx, stringFlag(args, 'routes')), rulesFile: resolve(ctx, stringFlag(args, 'rules')),

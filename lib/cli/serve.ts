@@ -24,7 +24,7 @@ import { trackConnections } from './drain';
 import { checkAtStartup, stopWorker } from './lifecycle';
 import { observe, readinessChecks } from './observe';
 import { HttpLimits, SERVE_HTTP_LIMITS, createHttpServer, loadHttpLimits } from './http-server';
-import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
+import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, applyHeapGrowth, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
 
 export const SERVE_HELP = `usage: understudy serve [--port=<port>] [--host=<host>] [--workers=<n>|auto] [--trusted-proxies=<list>]
                        [--metrics-port=<port>] [--shutdown-timeout=<ms>]
@@ -54,6 +54,7 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   const server = loadServerConfig({ ...ctx.env, PORT: stringFlag(args, 'port') ?? ctx.env.PORT, HOST: stringFlag(args, 'host') ?? ctx.env.HOST });
   const limits = loadHttpLimits(ctx.env, SERVE_HTTP_LIMITS);
   const runtime = loadRuntimeOptions(ctx, args);
+  applyHeapGrowth(runtime, ctx.env);
   const workers = workerCount(stringFlag(args, 'workers') ?? ctx.env.WORKERS);
   // consoleLogger only ever calls write(), which every Writer has.
   const logger = consoleLogger(ctx.stderr as NodeJS.WritableStream);

@@ -114,6 +114,11 @@ describe('understudy serve', function () {
       const run = await cli(['serve', '--port=eighty'], env);
       assert.deepEqual(run, { status: 1, stdout: '', stderr: 'Error: PORT must be a port number, got "eighty"\n' });
     });
+
+    it('refuses a heap growth that is not a whole percentage', async () => {
+      const run = await cli(['serve'], { ...env, HEAP_GROWTH_PERCENT: '20%' });
+      assert.deepEqual(run, { status: 1, stdout: '', stderr: 'Error: HEAP_GROWTH_PERCENT must be a whole number from 0 to 1000, got "20%"\n' });
+    });
   });
 });
 
