@@ -26,8 +26,11 @@ export interface WriteContext {
 }
 
 export interface WriteOptions {
-  /** Caches of this process that the write makes stale, each told once it has committed (e.g. ticketListsAfterWrite). */
-  invalidates?: Array<(site: Site, written: Pick<WriteContext, 'changedTickets'>) => void>;
+  /**
+   * Caches of this process that the write makes stale, each told once it has committed and awaited
+   * before the write returns (e.g. ticketListsAfterWrite). They must not throw: the write is stored.
+   */
+  invalidates?: Array<(site: Site, written: Pick<WriteContext, 'changedTickets'>) => void | Promise<void>>;
 }
 
 export interface KeyedWriteOptions<Checked> extends WriteOptions {
@@ -79,7 +82,7 @@ async function write<T>(site: Site, options: WriteOptions, work: (ctx: WriteCont
   // One set across a retried transaction: an ID from a rolled-back try is only re-read for nothing.
   const changedTickets = new Set<number>();
   const result = await inTransaction(site.db, (trx) => work({ ...withContext(trx), changedTickets }));
-  for (const forget of options.invalidates ?? []) forget(site, { changedTickets });
+  for (const forget of options.invalidates ?? []) await forget(site, { changedTickets });
   return result;
 }
 

@@ -2,7 +2,7 @@
  * Keeps a process's ticket list index (./list-index.ts) in step with the database without reading
  * it all again (docs/performance.md "The ticket list"):
  * - loaded once, in batches by ID;
- * - this process's own writes: the tickets they touched are read again by ID before the next list;
+ * - this process's own writes: the tickets they touched are read again by ID before the write answers;
  * - everyone else's (PHP, other processes): when the change token moves, or cannot be read, only
  *   tickets whose `post_modified` is at or after the watermark, or whose ID is new, are read again
  *   (the storage map moves `post_modified` on every change), then a census (count and highest ID of
@@ -39,6 +39,7 @@ export class LiveTicketList {
   private readonly tickets = new Map<number, Ticket>();
   private readonly written = new Set<number>();
   private loaded: Promise<void> | null = null;
+  private ready = false;
   private refreshing: Promise<void> | null = null;
   private rereading: Promise<void> | null = null;
   private confirmedAt = -Infinity;
@@ -59,16 +60,23 @@ export class LiveTicketList {
       throw err;
     });
     await this.loaded;
-    if (this.written.size || this.rereading) await this.rereadWritten();
+    // Writes read their tickets again before they answer (afterWrite); a list reads only what is left
+    // over (noted before the first load, or from a read that failed), and never waits for a write's read.
+    if (this.written.size && !this.rereading) await this.rereadWritten();
     const age = performance.now() - this.confirmedAt;
     if (age >= HARD_MS) await this.refresh();
     else if (age >= this.softMs) void this.refresh().catch(() => undefined);
     return this.index;
   }
 
-  /** Tickets this process has just written: the next list reads them again first. */
-  noteWritten(ids: Iterable<number>): void {
+  /**
+   * Tickets this process has just written, read again before the write answers, so that its writer's
+   * next list shows them and no list waits for the read. Before the first load completes they are
+   * noted for the first list; a read that fails leaves them noted for the next list.
+   */
+  async afterWrite(ids: Iterable<number>): Promise<void> {
     for (const id of ids) this.written.add(id);
+    if (this.ready) await this.rereadWritten().catch(() => undefined);
   }
 
   /** The full tickets of a page, in the page's order; one read for those not kept. */
@@ -87,6 +95,7 @@ export class LiveTicketList {
     // Range by range (the index sorts once, when first read): a range's rows are garbage before the next.
     for (let after = 0; after < top; after += LOAD_RANGE) this.apply(await readListFields(this.site.db, after, after + LOAD_RANGE));
     this.confirm(started, token);
+    this.ready = true;
   }
 
   /**
@@ -103,7 +112,7 @@ export class LiveTicketList {
   /**
    * This process's own writes, read by ID: cheap, so a list right after a write shows it. The token
    * they moved still makes the next refresh catch up with everyone else, in the background. Callers
-   * meanwhile wait for the read under way, then read what was written since.
+   * meanwhile wait for the read under way, then read what was written since (one read for all of them).
    */
   private async rereadWritten(): Promise<void> {
     while (this.rereading) await this.rereading.catch(() => undefined);

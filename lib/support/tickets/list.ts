@@ -57,16 +57,12 @@ export async function listTickets(site: Site, actor: Actor, query: ListQuery): P
   return { ...page, totalPages: Math.ceil(page.total / query.perPage) };
 }
 
-/** After this process wrote tickets (writeSupport's `invalidates`): its next lists show them. */
-export function ticketListsAfterWrite(site: Site, written: Pick<WriteContext, 'changedTickets'>): void {
-  ticketsWritten(site, written.changedTickets);
-}
-
-export function ticketsWritten(site: Site, ids: Iterable<number>): void {
+/** After this process wrote tickets (writeSupport's `invalidates`): its lists show them once this resolves. */
+export async function ticketListsAfterWrite(site: Site, written: Pick<WriteContext, 'changedTickets'>): Promise<void> {
   const state = states.get(site);
-  state?.live.noteWritten(ids);
   state?.searches.invalidate();
   state?.searchTotals.invalidate();
+  await state?.live.afterWrite(written.changedTickets);
 }
 
 async function indexPage(site: Site, filter: TicketFilter, query: ListQuery): Promise<Omit<TicketPage, 'totalPages'>> {
