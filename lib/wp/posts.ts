@@ -5,6 +5,13 @@
 import { Knex } from 'knex';
 import { Tables } from './db/tables';
 
+/** SQLite's smallest default bound on the variables of one statement (999 before SQLite 3.32). */
+const MAX_SQL_VARIABLES = 999;
+/** A post takes five variables in the UPDATE of several posts: ID and value in each CASE, and its ID in the WHERE. */
+const POSTS_PER_UPDATE = Math.floor(MAX_SQL_VARIABLES / 5);
+/** A meta row is three variables. */
+const META_ROWS_PER_INSERT = Math.floor(MAX_SQL_VARIABLES / 3);
+
 export interface NewPost {
   post_type: string;
   post_status: string;
@@ -12,7 +19,8 @@ export interface NewPost {
   post_content?: string;
   post_author?: number;
   post_parent?: number;
-  post_name?: string;
+  /** The slug; a function makes it from the ID the insert gives the post (`svc-ticket-000042`). */
+  post_name?: string | ((id: number) => string);
   post_mime_type?: string;
   menu_order?: number;
   comment_status?: string;
@@ -24,43 +32,125 @@ export interface NewPost {
 
 /** Inserts a post and sets its guid as WordPress does (`<home>/?post_type=<type>&p=<id>`); returns the ID. */
 export async function insertPost(db: Knex | Knex.Transaction, tables: Tables, home: string, post: NewPost): Promise<number> {
-  const modified = post.modified ?? post.date;
-  const [id] = await db(tables.posts).insert({
-    post_author: post.post_author ?? 0,
-    post_date: post.date.local,
-    post_date_gmt: post.date.gmt,
-    post_content: post.post_content ?? '',
-    post_title: post.post_title ?? '',
-    post_excerpt: '',
-    post_status: post.post_status,
-    comment_status: post.comment_status ?? 'closed',
-    ping_status: post.ping_status ?? 'closed',
-    post_password: '',
-    post_name: post.post_name ?? '',
-    to_ping: '',
-    pinged: '',
-    post_modified: modified.local,
-    post_modified_gmt: modified.gmt,
-    post_content_filtered: '',
-    post_parent: post.post_parent ?? 0,
-    guid: '',
-    menu_order: post.menu_order ?? 0,
-    post_type: post.post_type,
-    post_mime_type: post.post_mime_type ?? '',
-    comment_count: 0,
-  });
-  const postId = Number(id);
-  const guid = post.post_type === 'post' ? `${home}/?p=${postId}` : `${home}/?post_type=${post.post_type}&p=${postId}`;
-  const update: Record<string, unknown> = { guid };
+  const writes = new PostWrites(db, tables, home);
+  const id = await writes.insert(post);
+  await writes.flush();
+  return id;
+}
+
+/** What WordPress sets on a post once its ID is known. */
+interface IdDependentColumns {
+  id: number;
+  guid: string;
+  post_name?: string;
+}
+
+interface MetaRow {
+  post_id: number;
+  meta_key: string;
+  meta_value: string;
+}
+
+/**
+ * Several posts written in one transaction at a few statements' cost: each post row is inserted at
+ * once (its ID is needed), while the columns that depend on the ID (guid, a slug made from it) and the
+ * posts' meta wait for flush(), which writes them all in one UPDATE and one INSERT. Until then
+ * nothing may read those columns or that meta.
+ */
+export class PostWrites {
+  private fixes: IdDependentColumns[] = [];
+  private meta: MetaRow[] = [];
+
+  constructor(private readonly db: Knex | Knex.Transaction, private readonly tables: Tables, private readonly home: string) {}
+
+  /** Inserts the post row; its guid (and a slug from its ID) follow at flush(). Returns the ID. */
+  async insert(post: NewPost): Promise<number> {
+    const modified = post.modified ?? post.date;
+    const [id] = await this.db(this.tables.posts).insert({
+      post_author: post.post_author ?? 0,
+      post_date: post.date.local,
+      post_date_gmt: post.date.gmt,
+      post_content: post.post_content ?? '',
+      post_title: post.post_title ?? '',
+      post_excerpt: '',
+      post_status: post.post_status,
+      comment_status: post.comment_status ?? 'closed',
+      ping_status: post.ping_status ?? 'closed',
+      post_password: '',
+      post_name: typeof post.post_name === 'string' ? post.post_name : '',
+      to_ping: '',
+      pinged: '',
+      post_modified: modified.local,
+      post_modified_gmt: modified.gmt,
+      post_content_filtered: '',
+      post_parent: post.post_parent ?? 0,
+      guid: '',
+      menu_order: post.menu_order ?? 0,
+      post_type: post.post_type,
+      post_mime_type: post.post_mime_type ?? '',
+      comment_count: 0,
+    });
+    const postId = Number(id);
+    this.fixes.push(idDependentColumns(this.home, post, postId));
+    return postId;
+  }
+
+  /** WP: add_post_meta() for several keys of one post, written at flush(). */
+  addMeta(postId: number, meta: Record<string, string | number>): void {
+    this.meta.push(...metaRows(postId, meta));
+  }
+
+  /** Writes the queued guids, slugs and meta. */
+  async flush(): Promise<void> {
+    const fixes = this.fixes;
+    const meta = this.meta;
+    this.fixes = [];
+    this.meta = [];
+    for (const chunk of chunks(fixes, POSTS_PER_UPDATE)) await this.setIdDependentColumns(chunk);
+    for (const chunk of chunks(meta, META_ROWS_PER_INSERT)) await this.db(this.tables.postmeta).insert(chunk);
+  }
+
+  /** One UPDATE for all: a post each is a plain update; several choose their values by ID (CASE). */
+  private async setIdDependentColumns(fixes: IdDependentColumns[]): Promise<void> {
+    const [only] = fixes;
+    if (!only) return;
+    const posts = this.db(this.tables.posts);
+    if (fixes.length === 1) {
+      const { id, ...columns } = only;
+      await posts.where({ ID: id }).update(columns);
+      return;
+    }
+    const byId = (column: 'guid' | 'post_name', of: Array<[number, string]>) => this.db.raw(
+      `CASE ?? ${of.map(() => 'WHEN ? THEN ?').join(' ')} ELSE ?? END`, ['ID', ...of.flat(), column],
+    );
+    const update: Record<string, Knex.Raw> = { guid: byId('guid', fixes.map((f) => [f.id, f.guid])) };
+    const named = fixes.flatMap((f): Array<[number, string]> => (f.post_name === undefined ? [] : [[f.id, f.post_name]]));
+    if (named.length) update.post_name = byId('post_name', named);
+    await posts.whereIn('ID', fixes.map((f) => f.id)).update(update);
+  }
+}
+
+function idDependentColumns(home: string, post: NewPost, id: number): IdDependentColumns {
+  const guid = post.post_type === 'post' ? `${home}/?p=${id}` : `${home}/?post_type=${post.post_type}&p=${id}`;
+  if (typeof post.post_name === 'function') return { id, guid, post_name: post.post_name(id) };
   // WP: a published post with neither slug nor title gets its ID as slug (sanitize_title's fallback).
-  if (!post.post_name && !post.post_title && !['draft', 'pending', 'auto-draft'].includes(post.post_status)) update.post_name = String(postId);
-  await db(tables.posts).where({ ID: postId }).update(update);
-  return postId;
+  if (!post.post_name && !post.post_title && !['draft', 'pending', 'auto-draft'].includes(post.post_status)) return { id, guid, post_name: String(id) };
+  return { id, guid };
+}
+
+function metaRows(postId: number, meta: Record<string, string | number>): MetaRow[] {
+  return Object.entries(meta).map(([meta_key, value]) => ({ post_id: postId, meta_key, meta_value: String(value) }));
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
+  return out;
 }
 
 /** WP: add_post_meta() for several keys at once, in one statement. */
 export async function addPostMeta(db: Knex | Knex.Transaction, tables: Tables, postId: number, meta: Record<string, string | number>): Promise<void> {
-  const rows = Object.entries(meta).map(([meta_key, value]) => ({ post_id: postId, meta_key, meta_value: String(value) }));
+  const rows = metaRows(postId, meta);
   if (rows.length) await db(tables.postmeta).insert(rows);
 }
 
@@ -82,8 +172,6 @@ export async function updatePostMeta(db: Knex | Knex.Transaction, tables: Tables
 /** One post's meta as WordPress caches it: each key's values in the order they were added (meta_id). */
 export type PostMeta = Map<string, string[]>;
 
-/** SQLite's smallest default bound on the variables of one statement (999 before SQLite 3.32). */
-const MAX_SQL_VARIABLES = 999;
 
 /**
  * WP: update_meta_cache('post', $ids): the meta of several posts in one query (`… WHERE post_id IN (…)

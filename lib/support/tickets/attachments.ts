@@ -10,9 +10,8 @@ import path from 'node:path';
 import { SiteConfig } from '../../wp/config';
 import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
-import { WriteContext } from '../write';
 import { IncomingFile } from './types';
-import { insertAttachment } from './writes';
+import { NewPostsContext, insertAttachment } from './writes';
 
 export const PRIVATE_FOLDER = 'svc-private';
 export const MAX_FILES_PER_MESSAGE = 10;
@@ -163,7 +162,7 @@ export function checkFileCount(files: IncomingFile[] | undefined): void {
  * Saves a message's files and their attachment rows. Files written by a transaction that then fails
  * are removed again, so a refused request leaves nothing behind.
  */
-export async function attachFiles(site: Site, ctx: WriteContext, messageId: number, authorId: number, files: IncomingFile[] | undefined): Promise<void> {
+export async function attachFiles(site: Site, ctx: NewPostsContext, messageId: number, authorId: number, files: IncomingFile[] | undefined): Promise<void> {
   const uploadsDir = uploadsDirOf(site.config);
   const written: string[] = [];
   try {

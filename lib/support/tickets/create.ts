@@ -11,7 +11,7 @@ import { isRequestKeyStored } from '../request-keys';
 import { ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
 import { AuthorKind, Conversation, IncomingFile } from './types';
-import { insertMessage, insertTicket } from './writes';
+import { NewPostsContext, insertMessage, insertTicket, withNewPosts } from './writes';
 import { WriteContext, writeSupport } from '../write';
 
 export interface NewTicket {
@@ -75,7 +75,11 @@ export interface TicketOpening {
  * Writes a new ticket inside the caller's transaction: the ticket, its first message and files, and
  * the `ticket_created` event for the team alert (committed with the ticket, or not at all).
  */
-export async function openTicket(site: Site, ctx: WriteContext, o: TicketOpening): Promise<{ ticketId: number; messageId: number }> {
+export function openTicket(site: Site, ctx: WriteContext, o: TicketOpening): Promise<{ ticketId: number; messageId: number }> {
+  return withNewPosts(ctx, (withPosts) => writeOpening(site, withPosts, o));
+}
+
+async function writeOpening(site: Site, ctx: NewPostsContext, o: TicketOpening): Promise<{ ticketId: number; messageId: number }> {
   const { customer } = o;
   const ticketId = await insertTicket(ctx, {
     subject: o.subject, customerId: customer.userId, customerName: customer.name, customerEmail: customer.email,

@@ -13,7 +13,7 @@ import { isRequestKeyStored } from '../request-keys';
 import { canSeeTicket, ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
 import { Conversation, IncomingFile, Message, Ticket, TicketStatus, Visibility } from './types';
-import { advanceVersion, insertDelivery, insertMessage, touchTicket } from './writes';
+import { NewPostsContext, advanceVersion, insertDelivery, insertMessage, touchTicket, withNewPosts } from './writes';
 import { WriteContext, writeSupport } from '../write';
 
 export interface NewReply {
@@ -88,7 +88,11 @@ export interface ReplyContent {
  * public reply sets it to waiting and queues the email to the customer; an internal note changes
  * neither. Every reply moves the last-activity time.
  */
-export async function storeReply(site: Site, ctx: WriteContext, author: ReplyAuthor, ticket: Ticket, content: ReplyContent): Promise<number> {
+export function storeReply(site: Site, ctx: WriteContext, author: ReplyAuthor, ticket: Ticket, content: ReplyContent): Promise<number> {
+  return withNewPosts(ctx, (withPosts) => writeReply(site, withPosts, author, ticket, content));
+}
+
+async function writeReply(site: Site, ctx: NewPostsContext, author: ReplyAuthor, ticket: Ticket, content: ReplyContent): Promise<number> {
   const { trx } = ctx;
   const inReplyTo = content.inReplyTo !== undefined ? content.inReplyTo : await latestMessageId(ctx, ticket.id);
   const message = await insertMessage(ctx, {

@@ -4,11 +4,27 @@
  * caller read (compare-and-set), so of concurrent changes made from one version exactly one wins.
  */
 import { randomBytes } from 'node:crypto';
-import { addPostMeta, insertPost } from '../../wp/posts';
+import { PostWrites, addPostMeta } from '../../wp/posts';
 import { WriteContext } from '../write';
 import { DELIVERY_META, MESSAGE_META, POST_TYPE, TICKET_META, postStatusOf, ATTACHED_FILE_META, CONTENT_ID_META } from './rows';
 import { Message, TicketPriority, TicketStatus } from './types';
 import { staleVersion } from './policy';
+
+/**
+ * A write that adds tickets, messages, files or deliveries: their guids, slugs and meta are batched
+ * and written together when the work is done (PostWrites), a few statements instead of two a post.
+ */
+export interface NewPostsContext extends WriteContext {
+  posts: PostWrites;
+}
+
+/** Runs `work` with a batch for its new posts, and writes the batch when the work is done. */
+export async function withNewPosts<T>(ctx: WriteContext, work: (ctx: NewPostsContext) => Promise<T>): Promise<T> {
+  const posts = new PostWrites(ctx.trx, ctx.tables, ctx.home);
+  const result = await work({ ...ctx, posts });
+  await posts.flush();
+  return result;
+}
 
 export interface NewTicketRows {
   subject: string;
@@ -21,11 +37,11 @@ export interface NewTicketRows {
   mailbox?: string;
 }
 
-export async function insertTicket(ctx: WriteContext, t: NewTicketRows): Promise<number> {
-  const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
+export async function insertTicket(ctx: NewPostsContext, t: NewTicketRows): Promise<number> {
+  const id = await ctx.posts.insert({
     post_type: POST_TYPE.ticket, post_status: postStatusOf('open'), post_title: t.subject, post_author: t.customerId, date: ctx.dates,
+    post_name: (ticketId) => `svc-ticket-${String(ticketId).padStart(6, '0')}`,
   });
-  await ctx.trx(ctx.tables.posts).where({ ID: id }).update({ post_name: `svc-ticket-${String(id).padStart(6, '0')}` });
   const meta: Record<string, string | number> = {
     [TICKET_META.priority]: t.priority,
     [TICKET_META.source]: t.source,
@@ -35,7 +51,7 @@ export async function insertTicket(ctx: WriteContext, t: NewTicketRows): Promise
   };
   if (t.siteId) meta[TICKET_META.siteId] = t.siteId;
   if (t.mailbox) meta[TICKET_META.mailbox] = t.mailbox;
-  await addPostMeta(ctx.trx, ctx.tables, id, meta);
+  ctx.posts.addMeta(id, meta);
   ctx.changedTickets.add(id);
   return id;
 }
@@ -46,8 +62,8 @@ export interface NewMessageRows extends Pick<Message, 'ticketId' | 'body' | 'vis
   inReplyTo?: string | null;
 }
 
-export async function insertMessage(ctx: WriteContext, m: NewMessageRows): Promise<{ id: number; messageId: string }> {
-  const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
+export async function insertMessage(ctx: NewPostsContext, m: NewMessageRows): Promise<{ id: number; messageId: string }> {
+  const id = await ctx.posts.insert({
     post_type: POST_TYPE.message, post_status: m.visibility === 'internal' ? 'private' : 'publish', post_content: m.body,
     post_author: m.authorId, post_parent: m.ticketId, date: ctx.dates,
   });
@@ -59,7 +75,7 @@ export async function insertMessage(ctx: WriteContext, m: NewMessageRows): Promi
     [MESSAGE_META.messageId]: messageId,
   };
   if (m.inReplyTo) meta[MESSAGE_META.inReplyTo] = m.inReplyTo;
-  await addPostMeta(ctx.trx, ctx.tables, id, meta);
+  ctx.posts.addMeta(id, meta);
   return { id, messageId };
 }
 
@@ -69,22 +85,22 @@ export function makeMessageId(home: string, ticketId: number, messageId: number)
   return `<svc.${ticketId}.${messageId}.${randomBytes(6).toString('hex')}@${host}>`;
 }
 
-export async function insertAttachment(ctx: WriteContext, a: { messageId: number; authorId: number; filename: string; mimeType: string; file: string; contentId?: string }): Promise<number> {
-  const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
+export async function insertAttachment(ctx: NewPostsContext, a: { messageId: number; authorId: number; filename: string; mimeType: string; file: string; contentId?: string }): Promise<number> {
+  const id = await ctx.posts.insert({
     post_type: POST_TYPE.attachment, post_status: 'inherit', post_title: a.filename, post_name: `svc-file-${randomBytes(6).toString('hex')}`,
     post_author: a.authorId, post_parent: a.messageId, post_mime_type: a.mimeType, date: ctx.dates,
   });
   const meta: Record<string, string> = { [ATTACHED_FILE_META]: a.file };
   if (a.contentId) meta[CONTENT_ID_META] = a.contentId;
-  await addPostMeta(ctx.trx, ctx.tables, id, meta);
+  ctx.posts.addMeta(id, meta);
   return id;
 }
 
-export async function insertDelivery(ctx: WriteContext, d: { messageId: number; recipient: string }): Promise<number> {
-  const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
+export async function insertDelivery(ctx: NewPostsContext, d: { messageId: number; recipient: string }): Promise<number> {
+  const id = await ctx.posts.insert({
     post_type: POST_TYPE.delivery, post_status: 'publish', post_parent: d.messageId, date: ctx.dates,
   });
-  await addPostMeta(ctx.trx, ctx.tables, id, {
+  ctx.posts.addMeta(id, {
     [DELIVERY_META.status]: 'queued', [DELIVERY_META.attempts]: 0, [DELIVERY_META.recipient]: d.recipient, [DELIVERY_META.lastError]: '',
   });
   return id;

@@ -1,6 +1,9 @@
-/** postMetaFor(): WordPress's update_meta_cache() read, the one way postmeta is read for several posts. */
+/**
+ * postMetaFor(): WordPress's update_meta_cache() read, the one way postmeta is read for several posts;
+ * PostWrites: several new posts' guids, slugs and meta written in a few statements.
+ */
 import assert from 'node:assert/strict';
-import { addPostMeta, insertPost, postMetaFor, singleMetaValues } from '../../../lib/wp/posts';
+import { PostWrites, addPostMeta, insertPost, postMetaFor, singleMetaValues } from '../../../lib/wp/posts';
 import { OracleSite, openOracle } from '../../harness/oracle';
 
 describe('postMetaFor', function () {
@@ -58,5 +61,47 @@ describe('postMetaFor', function () {
     const queries = await queriesOf(async () => { meta = await read(many, ['_svc_a', '_svc_b']); });
     assert.equal(queries.length, 3, '2503 posts and 2 keys: 997 posts a query');
     assert.deepEqual([...meta.keys()].sort((a, b) => a - b), ids.slice(0, 2));
+  });
+});
+
+describe('PostWrites', function () {
+  let oracle: OracleSite;
+  before(async () => { oracle = await openOracle(); });
+  after(async () => { await oracle.close(); });
+
+  const date = { local: '2026-01-02 03:04:05', gmt: '2026-01-02 03:04:05' };
+  const home = 'http://example.test';
+
+  it('gives every post of a large batch its guid, slug and meta, in statements within SQLite\'s variable bound', async () => {
+    const { knex, tables } = oracle.site.db;
+    const queries: string[] = [];
+    const listen = (q: { sql: string }) => queries.push(q.sql);
+    const ids: number[] = [];
+    await knex.transaction(async (trx) => {
+      const writes = new PostWrites(trx, tables, home);
+      for (let i = 0; i < 450; i++) {
+        const id = await writes.insert({
+          post_type: 'svc_test', post_status: 'publish', date, post_title: i % 3 ? `Title ${i}` : '',
+          post_name: i % 2 ? (postId) => `item-${postId}` : undefined,
+        });
+        writes.addMeta(id, { _svc_a: i, _svc_b: 'b' });
+        ids.push(id);
+      }
+      knex.on('query', listen);
+      try {
+        await writes.flush();
+      } finally {
+        knex.off('query', listen);
+      }
+    });
+    assert.equal(queries.length, 6, '450 posts: 3 updates of up to 199 posts, 3 inserts of up to 333 meta rows');
+    const rows = await knex(tables.posts).whereIn('ID', ids).orderBy('ID').select('ID', 'guid', 'post_name');
+    rows.forEach((row: { ID: number; guid: string; post_name: string }, i: number) => {
+      assert.equal(row.guid, `${home}/?post_type=svc_test&p=${row.ID}`);
+      // A slug from the ID when asked for; else WordPress's fallback (the ID) only for a post without title.
+      assert.equal(row.post_name, i % 2 ? `item-${row.ID}` : i % 3 ? '' : String(row.ID));
+    });
+    const meta = await postMetaFor(knex, tables, ids);
+    ids.forEach((id, i) => assert.deepEqual([...singleMetaValues(meta.get(id))], [['_svc_a', String(i)], ['_svc_b', 'b']]));
   });
 });
