@@ -1,0 +1,143 @@
+/**
+ * What one relayed message writes, and how few statements it takes: the ticket, message and files in
+ * WordPress's row shape (guid, slug, meta in order), and the receipt key claimed by exactly one of two
+ * transactions, whether the first holder commits or rolls back.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { IssuedCredentials } from '../../../../lib/support/mailboxes/admin';
+import { claimReceipt } from '../../../../lib/support/inbound/receipts';
+import { uploadsDirOf } from '../../../../lib/support/tickets/attachments';
+import { inTransaction } from '../../../../lib/wp/db/transaction';
+import { dialect } from '../../../harness/db';
+import { eventually } from '../../../harness/eventually';
+import { addTestMailbox, relayPost } from '../../../harness/mail';
+import { OracleSite, openOracle } from '../../../harness/oracle';
+
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64, 7)]).toString('base64');
+
+function messageWithFile(messageId: string): Buffer {
+  return Buffer.from([
+    'From: Dana Rows <dana@example.net>', 'To: rows@support.example.test', 'Subject: Where is my parcel?', `Message-ID: ${messageId}`,
+    'MIME-Version: 1.0', 'Content-Type: multipart/mixed; boundary="b"', '',
+    '--b', 'Content-Type: text/plain; charset=utf-8', '', 'It never came.', '',
+    '--b', 'Content-Type: image/png; name="label.png"', 'Content-Disposition: attachment; filename="label.png"',
+    'Content-Transfer-Encoding: base64', '', PNG, '', '--b--', '',
+  ].join('\r\n'));
+}
+
+describe('mail intake writes', function () {
+  let oracle: OracleSite;
+  let mailbox: IssuedCredentials;
+  let home: string;
+  before(async () => {
+    oracle = await openOracle();
+    mailbox = await addTestMailbox(oracle.site, 'rows');
+    home = await oracle.site.homeUrl();
+  });
+  after(async () => {
+    fs.rmSync(uploadsDirOf(oracle.site.config), { recursive: true, force: true });
+    await oracle.close();
+  });
+
+  const post = (id: number) => oracle.site.db.knex('wp_posts').where({ ID: id }).first();
+  const metaOf = async (id: number) => (await oracle.site.db.knex('wp_postmeta').where({ post_id: id }).orderBy('meta_id').select('meta_key', 'meta_value'))
+    .map((r: { meta_key: string; meta_value: string }) => [r.meta_key, r.meta_value]);
+
+  it('stores the ticket, its message and files with the guids, slugs and meta WordPress rows carry', async () => {
+    const res = await relayPost(oracle.app, oracle.site, mailbox, messageWithFile('<rows-1@example.net>'));
+    assert.equal(res.status, 202, res.text);
+    const ticketId = Number(res.body.ticket_id);
+    const ticket = await post(ticketId);
+    assert.equal(ticket.post_name, `svc-ticket-${String(ticketId).padStart(6, '0')}`);
+    assert.equal(ticket.guid, `${home}/?post_type=svc_ticket&p=${ticketId}`);
+    assert.deepEqual(await metaOf(ticketId), [
+      ['_svc_priority', 'normal'], ['_svc_source', 'email'], ['_svc_customer_name', 'Dana Rows'],
+      ['_svc_customer_email', 'dana@example.net'], ['_svc_version', '1'], ['_svc_mailbox', 'rows'],
+    ]);
+
+    const message = await oracle.site.db.knex('wp_posts').where({ post_parent: ticketId, post_type: 'svc_message' }).first();
+    assert.equal(message.post_name, String(message.ID), 'a published post without title or slug is named by its ID');
+    assert.equal(message.guid, `${home}/?post_type=svc_message&p=${message.ID}`);
+    assert.deepEqual(await metaOf(message.ID), [
+      ['_svc_author_name', 'Dana Rows'], ['_svc_author_email', 'dana@example.net'], ['_svc_author_kind', 'customer'],
+      ['_svc_message_id', '<rows-1@example.net>'],
+    ]);
+
+    const files = await oracle.site.db.knex('wp_posts').where({ post_parent: message.ID, post_type: 'attachment' }).orderBy('ID');
+    assert.deepEqual(files.map((f: { post_title: string; post_mime_type: string }) => [f.post_title, f.post_mime_type]),
+      [['label.png', 'image/png'], ['original.eml', 'message/rfc822']]);
+    for (const file of files) {
+      assert.match(file.post_name, /^svc-file-[0-9a-f]{12}$/);
+      assert.equal(file.guid, `${home}/?post_type=attachment&p=${file.ID}`);
+      const [[key, path]] = await metaOf(file.ID) as [[string, string]];
+      assert.equal(key, '_wp_attached_file');
+      assert.ok(fs.existsSync(`${uploadsDirOf(oracle.site.config)}/${path}`), path);
+    }
+  });
+
+  it('writes a new ticket with a file in one transaction of at most 12 statements, BEGIN and COMMIT included', async () => {
+    const queries: string[] = [];
+    const listen = (q: { sql: string }) => queries.push(q.sql);
+    oracle.site.db.knex.on('query', listen);
+    try {
+      const res = await relayPost(oracle.app, oracle.site, mailbox, messageWithFile('<rows-2@example.net>'));
+      assert.equal(res.status, 202, res.text);
+    } finally {
+      oracle.site.db.knex.off('query', listen);
+    }
+    const begin = queries.findIndex((q) => /^BEGIN/i.test(q));
+    const inTransactionCount = queries.length - begin;
+    assert.ok(begin >= 0 && inTransactionCount <= 12, `${inTransactionCount} statements:\n${queries.slice(begin).join('\n')}`);
+  });
+
+  describe('the receipt key, claimed by two transactions at once', function () {
+    const tables = () => oracle.site.db.tables;
+    const now = () => Math.floor(oracle.clock.now() / 1000);
+
+    const secondWaits = async () => {
+      const [rows] = await oracle.site.db.knex.raw(`SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX t
+        JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id WHERE t.trx_state = 'LOCK WAIT' AND p.DB = DATABASE()`);
+      return Number(rows[0].n) > 0;
+    };
+
+    /** Transaction A claims the key and ends as `end` says, while B claims the same key. */
+    async function race(dedupeKey: string, end: 'commit' | 'rollback'): Promise<{ first: string | null; second: string | null }> {
+      const key = { mailbox: 'rows', dedupeKey };
+      let first: string | null = null;
+      let claimed!: () => void;
+      const firstClaimed = new Promise<void>((resolve) => { claimed = resolve; });
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => { release = resolve; });
+      const a = inTransaction(oracle.site.db, async (trx) => {
+        first = await claimReceipt(trx, tables(), key, now());
+        claimed();
+        await released;
+        if (end === 'rollback') throw new Error('first holder fails');
+      }).catch((err: Error) => assert.equal(err.message, 'first holder fails'));
+      await firstClaimed;
+      const b = inTransaction(oracle.site.db, (trx) => claimReceipt(trx, tables(), key, now()));
+      // MariaDB: B's insert is seen waiting on A's key before A ends. SQLite runs B after A (one connection).
+      if (dialect === 'mysql') await eventually(secondWaits, 5000, 10);
+      release();
+      const [, second] = await Promise.all([a, b]);
+      return { first, second };
+    }
+
+    it('leaves it to the first when the first commits: the second claims nothing', async () => {
+      const { first, second } = await race('delivery:race-commit', 'commit');
+      assert.match(String(first), /^[0-9a-f]{32}$/);
+      assert.equal(second, null);
+      const rows = await oracle.site.db.knex('wp_svc_mail_receipts').where({ dedupe_key: 'delivery:race-commit' });
+      assert.deepEqual(rows.map((r: { receipt_id: string }) => r.receipt_id), [first]);
+    });
+
+    it('gives it to the second when the first rolls back', async () => {
+      const { first, second } = await race('delivery:race-rollback', 'rollback');
+      assert.match(String(first), /^[0-9a-f]{32}$/);
+      assert.match(String(second), /^[0-9a-f]{32}$/);
+      const rows = await oracle.site.db.knex('wp_svc_mail_receipts').where({ dedupe_key: 'delivery:race-rollback' });
+      assert.deepEqual(rows.map((r: { receipt_id: string }) => r.receipt_id), [second]);
+    });
+  });
+});
