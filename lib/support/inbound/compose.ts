@@ -4,8 +4,11 @@
  * `original.eml`. Posted header values are passed through as prepared values (they are already in
  * wire form), with line breaks removed so that no field can add headers or MIME parts of its own.
  */
-import MailComposer from 'nodemailer/lib/mail-composer';
+import { lazyRequire } from '../../lazy-require';
 import { EmailFields } from './providers';
+
+/** Required on the first posted message (nodemailer is loaded on first use: lib/lazy-require.ts). */
+const mailComposer = lazyRequire(() => (require('nodemailer/lib/mail-composer') as typeof import('nodemailer/lib/mail-composer')).default);
 
 /** Headers the composer writes itself from the fields (or that describe the MIME structure). */
 const OWN_HEADERS = new Set([
@@ -18,6 +21,7 @@ export function composeMessage(f: EmailFields): Promise<Buffer> {
   const headers = f.headers
     .filter(([name]) => /^[\x21-\x39\x3b-\x7e]+$/.test(name) && !OWN_HEADERS.has(name.toLowerCase()))
     .map(([key, value]) => ({ key, value: { prepared: true, value: oneLine(value) } }));
+  const MailComposer = mailComposer();
   const composer = new MailComposer({
     from: oneLine(f.from),
     to: f.to ? oneLine(f.to) : undefined,

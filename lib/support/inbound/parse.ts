@@ -5,9 +5,13 @@
  * Windows-125x, Shift_JIS, ISO-2022-JP, ...) and RFC 2047 encoded words are mailparser's job.
  */
 import path from 'node:path';
-import { AddressObject, Attachment, simpleParser } from 'mailparser';
+import type { AddressObject, Attachment } from 'mailparser';
+import { lazyRequire } from '../../lazy-require';
 import { parseMailbox } from '../../mail/address';
 import { IncomingFile } from '../tickets/types';
+
+/** Required on the first message: a process that reads no mail never holds mailparser (about 20 MB). */
+const mailparser = lazyRequire(() => require('mailparser') as typeof import('mailparser'));
 
 export interface ParsedEmail {
   /** The sender; null when From is missing, repeated, or not one cleanly written mailbox (see senderOf). */
@@ -28,7 +32,7 @@ export interface ParsedEmail {
 
 export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
   // keepCidLinks: the HTML is not kept, so inlining every image into it as a data: URL is wasted work.
-  const mail = await simpleParser(raw, { keepCidLinks: true });
+  const mail = await mailparser().simpleParser(raw, { keepCidLinks: true });
   const files = mail.attachments.map(toFile);
   const type = mail.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined;
   return {
@@ -50,7 +54,7 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
  */
 async function htmlToText(html: string): Promise<string> {
   const part = `Content-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${Buffer.from(html, 'utf8').toString('base64')}`;
-  return (await simpleParser(Buffer.from(part), { keepCidLinks: true })).text ?? '';
+  return (await mailparser().simpleParser(Buffer.from(part), { keepCidLinks: true })).text ?? '';
 }
 
 /** Every `<id>` in a header value (In-Reply-To may carry extra text; References carries many). */
