@@ -16,7 +16,7 @@ import { automatedReason, isOwnMessageId } from './loops';
 import { ParsedEmail, parseEmail } from './parse';
 import { trimQuoted } from './quotes';
 import { Receipt, ReceiptKey, claimReceipt, completeReceipt, findReceipt } from './receipts';
-import { findStoredMessages, findThread, isCustomerOf } from './threading';
+import { findStoredMessages, findThread, isCustomerOf, sameMessageId, threadingIds } from './threading';
 
 /** What makes two deliveries the same message: the relay's delivery ID, else the message's identity. */
 export type Identity = { deliveryId: string } | { bodyHash: string; trustMessageId: boolean };
@@ -66,11 +66,14 @@ async function storeEmail(site: Site, ctx: WriteContext, mailbox: Mailbox, email
   if (automated) return ignored(automated);
   if (sender.address.toLowerCase() === mailbox.address.toLowerCase()) return ignored('own_address');
   if (isOwnMessageId(email.messageId, ctx.home)) return ignored('loop');
-  const [known] = email.messageId ? await findStoredMessages(ctx.trx, site.db, [email.messageId]) : [];
+  // One read answers both: do we hold this message already, and which of ours does it answer?
+  const { messageId } = email;
+  const stored = await findStoredMessages(ctx.trx, site.db, [...new Set([...(messageId ? [messageId] : []), ...threadingIds(email)])]);
+  const known = messageId ? stored.find((m) => sameMessageId(m.messageId, messageId)) : undefined;
   // Our own message coming back is a loop; a customer's message we already hold is a repeat.
   if (known) return ignored(known.authorKind === 'customer' ? 'duplicate' : 'loop');
   const content = contentOf(email, raw);
-  const ticket = await findThread(ctx.trx, site.db, email, sender);
+  const ticket = await findThread(ctx.trx, site.db, email, sender, stored);
   if (!ticket) {
     const opened = await openTicketFromEmail(site, ctx, mailbox.key, sender, content);
     return { outcome: 'ticket_created', reason: null, ticketId: opened.ticketId, messageId: opened.messageId };

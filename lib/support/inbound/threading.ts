@@ -55,13 +55,13 @@ export function threadingIds(email: Pick<ParsedEmail, 'inReplyTo' | 'references'
   return [...new Set([...(email.inReplyTo ? [email.inReplyTo] : []), ...latest, ...root])];
 }
 
-/** The ticket the email continues, or null for a new conversation. */
-export async function findThread(trx: Knex.Transaction, db: Database, email: ParsedEmail, sender: EmailSender): Promise<Ticket | null> {
-  const candidates = threadingIds(email);
-  const stored = await findStoredMessages(trx, db, candidates);
-  for (const id of candidates) {
-    // MySQL's _ci collations match IDs whatever their case; compare the same way here.
-    const hit = stored.find((m) => m.messageId.toLowerCase() === id.toLowerCase());
+/**
+ * The ticket the email continues, or null for a new conversation. `stored`: what findStoredMessages()
+ * found for (at least) threadingIds(email), read by the caller together with its own lookups.
+ */
+export async function findThread(trx: Knex.Transaction, db: Database, email: ParsedEmail, sender: EmailSender, stored: StoredMessage[]): Promise<Ticket | null> {
+  for (const id of threadingIds(email)) {
+    const hit = stored.find((m) => sameMessageId(m.messageId, id));
     const ticket = hit ? await findTicket(db, hit.ticketId, trx) : null;
     if (ticket) return ticket;
   }
@@ -69,6 +69,11 @@ export async function findThread(trx: Knex.Transaction, db: Database, email: Par
   if (tagged === null) return null;
   const ticket = await findTicket(db, tagged, trx);
   return ticket && isCustomerOf(sender, ticket) ? ticket : null;
+}
+
+/** MySQL's _ci collations match IDs whatever their case; compare the same way here. */
+export function sameMessageId(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
 }
 
 /** The ticket number of a `[#123]` / `[Ticket #123]` tag in a subject, or null. */

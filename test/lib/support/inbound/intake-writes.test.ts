@@ -76,19 +76,35 @@ describe('mail intake writes', function () {
     }
   });
 
-  it('writes a new ticket with a file in one transaction of at most 12 statements, BEGIN and COMMIT included', async () => {
+  /** The statements of one relayed message's transaction, BEGIN and COMMIT included, and the answer. */
+  async function transactionOf(body: Buffer): Promise<{ statements: string[]; res: Awaited<ReturnType<typeof relayPost>> }> {
     const queries: string[] = [];
     const listen = (q: { sql: string }) => queries.push(q.sql);
     oracle.site.db.knex.on('query', listen);
     try {
-      const res = await relayPost(oracle.app, oracle.site, mailbox, messageWithFile('<rows-2@example.net>'));
+      const res = await relayPost(oracle.app, oracle.site, mailbox, body);
       assert.equal(res.status, 202, res.text);
+      return { statements: queries.slice(queries.findIndex((q) => /^BEGIN/i.test(q))), res };
     } finally {
       oracle.site.db.knex.off('query', listen);
     }
-    const begin = queries.findIndex((q) => /^BEGIN/i.test(q));
-    const inTransactionCount = queries.length - begin;
-    assert.ok(begin >= 0 && inTransactionCount <= 12, `${inTransactionCount} statements:\n${queries.slice(begin).join('\n')}`);
+  }
+
+  it('writes a new ticket with a file in one transaction of at most 12 statements', async () => {
+    const { statements, res } = await transactionOf(messageWithFile('<rows-2@example.net>'));
+    assert.equal(res.body.outcome, 'ticket_created');
+    assert.ok(statements.length <= 12, `${statements.length} statements:\n${statements.join('\n')}`);
+  });
+
+  it('adds a reply (and the original as a file) in at most 14: one read finds both a repeat and the message it answers', async () => {
+    const opened = await transactionOf(messageWithFile('<rows-3@example.net>'));
+    const reply = Buffer.from([
+      'From: Dana Rows <dana@example.net>', 'To: rows@support.example.test', 'Subject: Re: Where is my parcel?',
+      'Message-ID: <rows-4@example.net>', 'In-Reply-To: <rows-3@example.net>', 'Content-Type: text/plain', '', 'Any news?', '',
+    ].join('\r\n'));
+    const { statements, res } = await transactionOf(reply);
+    assert.deepEqual([res.body.outcome, res.body.ticket_id], ['reply_added', opened.res.body.ticket_id]);
+    assert.ok(statements.length <= 14, `${statements.length} statements:\n${statements.join('\n')}`);
   });
 
   describe('the receipt key, claimed by two transactions at once', function () {
