@@ -10,6 +10,16 @@ import autocannon from 'autocannon';
 
 export const ROOT = path.resolve(__dirname, '..');
 
+/** The Node flags of `npm start` (`node <flags> dist/bin/understudy.js serve`): the server is measured as it is run. */
+const START_NODE_FLAGS = startNodeFlags();
+
+function startNodeFlags(): string[] {
+  const start: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  const [, ...words] = start.split(/\s+/);
+  const script = words.findIndex((word) => !word.startsWith('--'));
+  return words.slice(0, script);
+}
+
 export interface Result {
   name: string;
   rps: number;
@@ -45,9 +55,9 @@ export function freePort(): Promise<number> {
 
 /** The built server (`npm run build` first), with `env`, once it listens. */
 export function startServer(args: string[], env: Record<string, string>): Promise<ChildProcess> {
-  // BENCH_SERVER_NODE_ARGS (say `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the measured server;
-  // Node refuses --cpu-prof in NODE_OPTIONS.
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  // Node's flags as `npm start` gives them; BENCH_SERVER_NODE_ARGS adds others (say `--cpu-prof
+  // --cpu-prof-dir=/tmp/prof`, which Node refuses in NODE_OPTIONS).
+  const nodeArgs = [...START_NODE_FLAGS, ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
   return start('Understudy', [...nodeArgs, path.join(ROOT, 'dist/bin/understudy.js'), ...args], env);
 }
 
