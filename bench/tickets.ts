@@ -6,8 +6,14 @@
  * then PATCH, over HTTP), as on a desk that is being worked.
  *
  *   npm run bench -- [--tickets=100000] [--connections=16] [--duration=10] [--indexes=both|on|off] [--writes=<per second>]
+ *                    [--buffer-pool=<MB>]
  *   BENCH_MYSQL_URL=mysql://root@127.0.0.1:3306/understudy_bench (default)
+ *
+ * Without the indexes each catch-up scans posts, so whether MariaDB's buffer pool holds the tables
+ * decides its cost (docs/performance.md); the suite prints both sizes. --buffer-pool sets
+ * innodb_buffer_pool_size (a global of the server, resized online) for the suite and sets it back after.
  */
+import mysql from 'mysql2/promise';
 import { openSite } from '../lib/boot';
 import { memoryLogger } from '../lib/logger';
 import { addIndexes, removeIndexes } from '../lib/support/db-indexes';
@@ -21,12 +27,47 @@ export async function ticketsSuite(args: Record<string, string>, connections: nu
   const writes = Number(args.writes ?? 0);
   const count = await prepareSite(url, tickets, log);
   log(`${count} tickets in ${benchTarget(url).database}; ${connections} connections, ${duration} s per run`);
-  const results: Result[] = [];
-  for (const mode of modes) {
-    await setIndexes(url, mode === 'on');
-    for (const perSecond of writes > 0 ? [0, writes] : [0]) results.push(await measureList(url, mode, perSecond, connections, duration));
+  const restorePool = args['buffer-pool'] ? await setBufferPool(url, Number(args['buffer-pool'])) : null;
+  try {
+    await logBufferPool(url);
+    const results: Result[] = [];
+    for (const mode of modes) {
+      await setIndexes(url, mode === 'on');
+      for (const perSecond of writes > 0 ? [0, writes] : [0]) results.push(await measureList(url, mode, perSecond, connections, duration));
+    }
+    return results;
+  } finally {
+    await restorePool?.();
   }
-  return results;
+}
+
+/** Sets innodb_buffer_pool_size to `mb`; returns what sets it back. */
+async function setBufferPool(url: string, mb: number): Promise<() => Promise<void>> {
+  const size = await adminQuery(url, 'SELECT @@innodb_buffer_pool_size');
+  await adminQuery(url, `SET GLOBAL innodb_buffer_pool_size = ${Math.round(mb) * 1024 * 1024}`);
+  return async () => void (await adminQuery(url, `SET GLOBAL innodb_buffer_pool_size = ${Number(size)}`));
+}
+
+async function logBufferPool(url: string): Promise<void> {
+  const pool = await adminQuery(url, 'SELECT @@innodb_buffer_pool_size');
+  const tables = await adminQuery(url, `SELECT SUM(data_length + index_length) FROM information_schema.TABLES WHERE table_schema = '${benchTarget(url).database}' AND table_name IN ('wp_posts', 'wp_postmeta')`);
+  log(`MariaDB buffer pool ${mb(pool)} MB; posts and postmeta ${mb(tables)} MB`);
+}
+
+function mb(bytes: unknown): number {
+  return Math.round(Number(bytes) / 1024 / 1024);
+}
+
+/** Runs `sql` on the benchmark's server; the first value of its first row, if any. */
+async function adminQuery(url: string, sql: string): Promise<unknown> {
+  const target = benchTarget(url);
+  const connection = await mysql.createConnection({ host: target.host, port: target.port, user: target.user, password: target.password, rowsAsArray: true });
+  try {
+    const [rows] = await connection.query(sql);
+    return Array.isArray(rows) ? (rows[0] as unknown[] | undefined)?.[0] : undefined;
+  } finally {
+    await connection.end();
+  }
 }
 
 /** One run against a server started for it, so that every run starts from a cold index. */
