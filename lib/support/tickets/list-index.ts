@@ -35,13 +35,29 @@ const LISTED: ReadonlySet<string> = new Set(TICKET_POST_STATUSES);
 /** Above this many changed tickets an update sorts everything once instead of moving each. */
 const BULK_CHANGES = 2000;
 
-/** Filters whose matches are kept between changes (agents' views and customers' own lists). */
+/** Filters whose matches are kept (agents' views and customers' own lists), and the IDs they may hold together. */
 const MEMO_LIMIT = 256;
+const MEMO_IDS = 1_000_000;
+/** Above this many changed tickets kept matches are read again when next asked for, not patched. */
+const PATCH_LIMIT = 64;
 
 /** The code of "none" in the string columns (no address, no site). */
 const NONE = -1;
 /** What a filter looks for when no ticket holds its value: matches no slot (not even NONE). */
 const ABSENT = -2;
+
+/**
+ * A filter's matches, kept until the tickets change. An agent's filter, a scan of every ticket, is
+ * patched by a small change (each changed ticket taken out, and put back in place if it still
+ * matches); a customer's, a handful of slots, is simply read again.
+ */
+interface KeptMatches {
+  ids: Int32Array;
+  test: (slot: number) => boolean;
+  patchable: boolean;
+  /** How many codes existed when the test was made: a newer one may be a value it took for absent. */
+  codes: number;
+}
 
 /** One ticket's fields as the columns hold them. */
 interface Row {
@@ -112,7 +128,8 @@ export class TicketListIndex {
   /** Statuses, priorities, addresses and site-ids, each kept once and referred to by code. */
   private readonly codes = new Map<string, number>();
   private readonly names: string[] = [];
-  private readonly memo = new Map<string, Int32Array>();
+  private readonly memo = new Map<string, KeptMatches>();
+  private memoIds = 0;
   private highestId = 0;
   private listed = 0;
   /** Set by a bulk change; the next read sorts once (a first load inserts range by range). */
@@ -149,7 +166,8 @@ export class TicketListIndex {
       if (!bulk) this.insertSorted(slot);
     }
     this.unsorted = bulk;
-    this.memo.clear();
+    if (bulk) this.forgetMatches();
+    else this.patchMatches([...new Set(fresh.map((row) => row.id))]);
   }
 
   /** Takes tickets out (deleted outright). */
@@ -159,21 +177,99 @@ export class TicketListIndex {
       this.unsort(this.slotOf.get(id));
       this.unlink(id);
     }
-    this.memo.clear();
+    this.forgetMatches();
   }
 
   /** The IDs of every ticket the filter lists (its `search` is for SQL: callers never pass one), in list order. */
   matches(filter: TicketFilter): Int32Array {
     const key = JSON.stringify(filter);
     const kept = this.memo.get(key);
-    if (kept) return kept;
+    if (kept) return kept.ids;
     this.sort();
     const test = this.predicate(filter);
-    const candidates = filter.viewer.agent ? this.sorted.subarray(0, this.size) : this.ownedBy(filter);
-    const found = Int32Array.from(candidates.filter(test), (slot) => this.columns.id[slot] as number);
-    if (this.memo.size >= MEMO_LIMIT) this.memo.delete(this.memo.keys().next().value as string);
-    this.memo.set(key, found);
-    return found;
+    const patchable = filter.viewer.agent;
+    const candidates = patchable ? this.sorted.subarray(0, this.size) : this.ownedBy(filter);
+    const ids = Int32Array.from(candidates.filter(test), (slot) => this.columns.id[slot] as number);
+    this.keepMatches(key, { ids, test, patchable, codes: this.names.length });
+    return ids;
+  }
+
+  private keepMatches(key: string, kept: KeptMatches): void {
+    while (this.memo.size && (this.memo.size >= MEMO_LIMIT || this.memoIds + kept.ids.length > MEMO_IDS)) {
+      this.dropMatches(this.memo.keys().next().value as string);
+    }
+    this.memo.set(key, kept);
+    this.memoIds += kept.ids.length;
+  }
+
+  private dropMatches(key: string): void {
+    this.memoIds -= this.memo.get(key)?.ids.length ?? 0;
+    this.memo.delete(key);
+  }
+
+  private forgetMatches(): void {
+    this.memo.clear();
+    this.memoIds = 0;
+  }
+
+  /** After a small change (sorted slots in place): each kept agent's filter moves just the changed tickets. */
+  private patchMatches(changed: readonly number[]): void {
+    for (const [key, kept] of this.memo) {
+      if (!kept.patchable || kept.codes !== this.names.length || changed.length > PATCH_LIMIT) {
+        this.dropMatches(key);
+        continue;
+      }
+      const ids = this.withMatches(this.without(kept.ids, changed), changed, kept.test);
+      this.memoIds += ids.length - kept.ids.length;
+      kept.ids = ids;
+    }
+  }
+
+  /** `ids` without the given tickets (kept arrays are never changed in place: a caller may hold one). */
+  private without(ids: Int32Array, changed: readonly number[]): Int32Array {
+    const at = changed.map((id) => ids.indexOf(id)).filter((i) => i >= 0).sort((a, b) => a - b);
+    if (!at.length) return ids;
+    const out = new Int32Array(ids.length - at.length);
+    let from = 0;
+    let to = 0;
+    for (const skip of at) {
+      out.set(ids.subarray(from, skip), to);
+      to += skip - from;
+      from = skip + 1;
+    }
+    out.set(ids.subarray(from), to);
+    return out;
+  }
+
+  /** `ids` (in list order) with those of the given tickets that pass `test`, each in its place. */
+  private withMatches(ids: Int32Array, changed: readonly number[], test: (slot: number) => boolean): Int32Array {
+    const slots = changed.map((id) => this.slotOf.get(id)).filter((slot): slot is number => slot !== undefined && test(slot));
+    if (!slots.length) return ids;
+    slots.sort((a, b) => this.newestFirst(a, b));
+    const out = new Int32Array(ids.length + slots.length);
+    let from = 0;
+    let to = 0;
+    for (const slot of slots) {
+      const at = this.placeIn(ids, slot);
+      out.set(ids.subarray(from, at), to);
+      to += at - from;
+      out[to++] = this.columns.id[slot] as number;
+      from = at;
+    }
+    out.set(ids.subarray(from), to);
+    return out;
+  }
+
+  /** Where a ticket's slot goes among listed IDs (binary search on their slots' order). */
+  private placeIn(ids: Int32Array, slot: number): number {
+    let low = 0;
+    let high = ids.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.newestFirst(this.slotOf.get(ids[mid] as number) as number, slot) < 0) low = mid + 1;
+      else high = mid;
+    }
+    return low;
   }
 
   /** A customer's tickets, by author and by email (a handful, not a scan of every ticket), in list order. */
