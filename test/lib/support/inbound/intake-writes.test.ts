@@ -111,9 +111,10 @@ describe('mail intake writes', function () {
     const tables = () => oracle.site.db.tables;
     const now = () => Math.floor(oracle.clock.now() / 1000);
 
+    /** MariaDB: the second transaction's claim is under way in the server (waiting on the key the first holds). */
     const secondWaits = async () => {
-      const [rows] = await oracle.site.db.knex.raw(`SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX t
-        JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id WHERE t.trx_state = 'LOCK WAIT' AND p.DB = DATABASE()`);
+      const [rows] = await oracle.site.db.knex.raw(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
+        WHERE DB = DATABASE() AND COMMAND = 'Query' AND INFO LIKE 'insert ignore into %svc_mail_receipts%'`);
       return Number(rows[0].n) > 0;
     };
 
@@ -133,9 +134,12 @@ describe('mail intake writes', function () {
       }).catch((err: Error) => assert.equal(err.message, 'first holder fails'));
       await firstClaimed;
       const b = inTransaction(oracle.site.db, (trx) => claimReceipt(trx, tables(), key, now()));
-      // MariaDB: B's insert is seen waiting on A's key before A ends. SQLite runs B after A (one connection).
-      if (dialect === 'mysql') await eventually(secondWaits, 5000, 10);
-      release();
+      try {
+        // MariaDB: B's insert is seen waiting on A's key before A ends. SQLite runs B after A (one connection).
+        if (dialect === 'mysql') await eventually(secondWaits, 5000, 10);
+      } finally {
+        release();
+      }
       const [, second] = await Promise.all([a, b]);
       return { first, second };
     }
