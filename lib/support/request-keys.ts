@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { Knex } from 'knex';
 import { Database } from '../wp/db/database';
-import { isDuplicateKeyError } from '../wp/db/errors';
+import { insertUnlessTaken } from '../wp/db/transaction';
 import { WpError } from '../wp/errors';
 
 export interface RequestKey {
@@ -25,18 +25,8 @@ export function requestHash(request: unknown): string {
 
 /** Claims the key in `trx`; returns false when another request holds it already. */
 export async function claimRequestKey(trx: Knex.Transaction, db: Database, rk: RequestKey, nowSeconds: number): Promise<boolean> {
-  try {
-    // A savepoint keeps the outer transaction usable when the insert hits the unique key.
-    await trx.transaction(async (sp) => {
-      await sp(db.tables.svc('request_keys')).insert({
-        user_id: rk.userId, scope: rk.scope, request_key: rk.key, request_hash: requestHash(rk.request), resource_id: null, created_at: nowSeconds,
-      });
-    });
-    return true;
-  } catch (err) {
-    if (isDuplicateKeyError(err)) return false;
-    throw err;
-  }
+  const row = { user_id: rk.userId, scope: rk.scope, request_key: rk.key, request_hash: requestHash(rk.request), resource_id: null, created_at: nowSeconds };
+  return insertUnlessTaken(trx, db.tables.svc('request_keys'), row, ['user_id', 'scope', 'request_key']);
 }
 
 export async function recordRequestResult(trx: Knex.Transaction, db: Database, rk: RequestKey, resourceId: number): Promise<void> {

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
 import { Tables } from '../../wp/db/tables';
+import { insertUnlessTaken } from '../../wp/db/transaction';
 
 /** What became of a message: a ticket, a reply, a note on a ticket, or nothing (with the reason). */
 export type ReceiptOutcome = 'ticket_created' | 'reply_added' | 'note_added' | 'ignored';
@@ -30,19 +31,8 @@ export interface ReceiptKey {
 /** Claims the key inside `trx`; returns the new receipt ID, or null when another request holds the key. */
 export async function claimReceipt(trx: Knex.Transaction, tables: Tables, key: ReceiptKey, nowSeconds: number): Promise<string | null> {
   const receiptId = randomBytes(16).toString('hex');
-  // A taken key makes the insert write nothing (INSERT IGNORE, ON CONFLICT DO NOTHING) instead of failing,
-  // so the transaction needs no savepoint to survive it. A key held by a transaction still open is
-  // waited for on the unique index, as before: the insert then writes nothing if that one commits.
-  const insert = trx(tables.svc('mail_receipts')).insert({
-    receipt_id: receiptId, mailbox: key.mailbox, dedupe_key: key.dedupeKey, outcome: 'pending', created_at: nowSeconds,
-  }).onConflict(['mailbox', 'dedupe_key']).ignore().toSQL();
-  return insertedRows(await trx.raw(insert.sql, insert.bindings)) === 1 ? receiptId : null;
-}
-
-/** Rows an INSERT wrote, as the drivers report it: mysql2 in a result header, better-sqlite3 as run()'s `changes`. */
-function insertedRows(result: unknown): number {
-  const header = (Array.isArray(result) ? result[0] : result) as { affectedRows?: number; changes?: number };
-  return Number(header.affectedRows ?? header.changes ?? 0);
+  const row = { receipt_id: receiptId, mailbox: key.mailbox, dedupe_key: key.dedupeKey, outcome: 'pending', created_at: nowSeconds };
+  return (await insertUnlessTaken(trx, tables.svc('mail_receipts'), row, ['mailbox', 'dedupe_key'])) ? receiptId : null;
 }
 
 /** Records the outcome in the same transaction as the writes it describes. */

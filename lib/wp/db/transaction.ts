@@ -1,6 +1,7 @@
 /**
  * Running work in one transaction, committed before anything is answered. A transaction that the
  * database aborted as a deadlock victim is run again from the start, a bounded number of times.
+ * Claiming a key inside one (insertUnlessTaken) for the writes that must happen once.
  */
 import { Knex } from 'knex';
 import { Database } from './database';
@@ -16,4 +17,23 @@ export async function inTransaction<T>(db: Database, work: (trx: Knex.Transactio
       await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
     }
   }
+}
+
+/**
+ * Inserts `row` unless a row already holds its values of the unique key `keyColumns`; true when it
+ * wrote. A taken key makes the insert write nothing (MySQL's INSERT IGNORE, SQLite's ON CONFLICT DO
+ * NOTHING) instead of failing, so the transaction needs no savepoint to survive it (two round trips
+ * fewer). A key held by a transaction still open is waited for on the unique index: the insert then
+ * writes nothing if that one commits. INSERT IGNORE also turns a value too long for its column into
+ * a warning, so callers bound their values to the columns (the schemas and checks do).
+ */
+export async function insertUnlessTaken(trx: Knex.Transaction, table: string, row: Record<string, unknown>, keyColumns: string[]): Promise<boolean> {
+  const insert = trx(table).insert(row).onConflict(keyColumns).ignore().toSQL();
+  return insertedRows(await trx.raw(insert.sql, insert.bindings)) === 1;
+}
+
+/** Rows an INSERT wrote, as the drivers report it: mysql2 in a result header, better-sqlite3 as run()'s `changes`. */
+function insertedRows(result: unknown): number {
+  const header = (Array.isArray(result) ? result[0] : result) as { affectedRows?: number; changes?: number };
+  return Number(header.affectedRows ?? header.changes ?? 0);
 }
