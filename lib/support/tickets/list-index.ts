@@ -250,7 +250,7 @@ export class TicketListIndex {
     let from = 0;
     let to = 0;
     for (const slot of slots) {
-      const at = this.placeIn(ids, slot);
+      const at = this.position(slot, ids.length, (i) => this.slotOf.get(ids[i] as number) as number);
       out.set(ids.subarray(from, at), to);
       to += at - from;
       out[to++] = this.columns.id[slot] as number;
@@ -258,18 +258,6 @@ export class TicketListIndex {
     }
     out.set(ids.subarray(from), to);
     return out;
-  }
-
-  /** Where a ticket's slot goes among listed IDs (binary search on their slots' order). */
-  private placeIn(ids: Int32Array, slot: number): number {
-    let low = 0;
-    let high = ids.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (this.newestFirst(this.slotOf.get(ids[mid] as number) as number, slot) < 0) low = mid + 1;
-      else high = mid;
-    }
-    return low;
   }
 
   /** A customer's tickets, by author and by email (a handful, not a scan of every ticket), in list order. */
@@ -357,13 +345,16 @@ export class TicketListIndex {
     this.sorted.copyWithin(at, at + 1, live);
   }
 
-  /** Where `slot` is, or goes, among the first `count` sorted slots. */
-  private position(slot: number, count: number): number {
+  /**
+   * Where `slot` is, or goes, among `count` slots in list order: the first `count` sorted slots, or
+   * (`slotAt`) those of a kept filter result's IDs.
+   */
+  private position(slot: number, count: number, slotAt = (i: number) => this.sorted[i] as number): number {
     let low = 0;
     let high = count;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (this.newestFirst(this.sorted[mid] as number, slot) < 0) low = mid + 1;
+      if (this.newestFirst(slotAt(mid), slot) < 0) low = mid + 1;
       else high = mid;
     }
     return low;
