@@ -35,10 +35,16 @@ export function benchDatabaseUrl(suffix?: string): string {
 
 /** Creates the database if missing (`fresh`: drops it first), with WordPress's character set and collation. */
 export async function createBenchDatabase(target: Extract<DbTarget, { client: 'mysql' }>, { fresh = false } = {}): Promise<void> {
-  const admin = await mysql.createConnection({ host: target.host, port: target.port, user: target.user, password: target.password });
+  if (fresh) await adminQuery(target, `DROP DATABASE IF EXISTS \`${target.database}\``);
+  await adminQuery(target, `CREATE DATABASE IF NOT EXISTS \`${target.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci`);
+}
+
+/** Runs `sql` on the benchmark's server, outside any database; the first value of its first row, if any. */
+export async function adminQuery(target: Extract<DbTarget, { client: 'mysql' }>, sql: string): Promise<unknown> {
+  const admin = await mysql.createConnection({ host: target.host, port: target.port, user: target.user, password: target.password, rowsAsArray: true });
   try {
-    if (fresh) await admin.query(`DROP DATABASE IF EXISTS \`${target.database}\``);
-    await admin.query(`CREATE DATABASE IF NOT EXISTS \`${target.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci`);
+    const [rows] = await admin.query(sql);
+    return Array.isArray(rows) ? (rows[0] as unknown[] | undefined)?.[0] : undefined;
   } finally {
     await admin.end();
   }

@@ -13,11 +13,10 @@
  * decides its cost (docs/performance.md); the suite prints both sizes. --buffer-pool sets
  * innodb_buffer_pool_size (a global of the server, resized online) for the suite and sets it back after.
  */
-import mysql from 'mysql2/promise';
 import { openSite } from '../lib/boot';
 import { memoryLogger } from '../lib/logger';
 import { addIndexes, removeIndexes } from '../lib/support/db-indexes';
-import { AGENT_APP_PASSWORD, AGENT_LOGIN, SALTS, benchConfig, benchDatabaseUrl, benchTarget, prepareSite } from './fixture';
+import { AGENT_APP_PASSWORD, AGENT_LOGIN, SALTS, adminQuery, benchConfig, benchDatabaseUrl, benchTarget, prepareSite } from './fixture';
 import { Result, freePort, log, measure, rssMb, startServer, stop } from './harness';
 
 export async function ticketsSuite(args: Record<string, string>, connections: number, duration: number): Promise<Result[]> {
@@ -43,31 +42,19 @@ export async function ticketsSuite(args: Record<string, string>, connections: nu
 
 /** Sets innodb_buffer_pool_size to `mb`; returns what sets it back. */
 async function setBufferPool(url: string, mb: number): Promise<() => Promise<void>> {
-  const size = await adminQuery(url, 'SELECT @@innodb_buffer_pool_size');
-  await adminQuery(url, `SET GLOBAL innodb_buffer_pool_size = ${Math.round(mb) * 1024 * 1024}`);
-  return async () => void (await adminQuery(url, `SET GLOBAL innodb_buffer_pool_size = ${Number(size)}`));
+  const size = await adminQuery(benchTarget(url), 'SELECT @@innodb_buffer_pool_size');
+  await adminQuery(benchTarget(url), `SET GLOBAL innodb_buffer_pool_size = ${Math.round(mb) * 1024 * 1024}`);
+  return async () => void (await adminQuery(benchTarget(url), `SET GLOBAL innodb_buffer_pool_size = ${Number(size)}`));
 }
 
 async function logBufferPool(url: string): Promise<void> {
-  const pool = await adminQuery(url, 'SELECT @@innodb_buffer_pool_size');
-  const tables = await adminQuery(url, `SELECT SUM(data_length + index_length) FROM information_schema.TABLES WHERE table_schema = '${benchTarget(url).database}' AND table_name IN ('wp_posts', 'wp_postmeta')`);
+  const pool = await adminQuery(benchTarget(url), 'SELECT @@innodb_buffer_pool_size');
+  const tables = await adminQuery(benchTarget(url), `SELECT SUM(data_length + index_length) FROM information_schema.TABLES WHERE table_schema = '${benchTarget(url).database}' AND table_name IN ('wp_posts', 'wp_postmeta')`);
   log(`MariaDB buffer pool ${mb(pool)} MB; posts and postmeta ${mb(tables)} MB`);
 }
 
 function mb(bytes: unknown): number {
   return Math.round(Number(bytes) / 1024 / 1024);
-}
-
-/** Runs `sql` on the benchmark's server; the first value of its first row, if any. */
-async function adminQuery(url: string, sql: string): Promise<unknown> {
-  const target = benchTarget(url);
-  const connection = await mysql.createConnection({ host: target.host, port: target.port, user: target.user, password: target.password, rowsAsArray: true });
-  try {
-    const [rows] = await connection.query(sql);
-    return Array.isArray(rows) ? (rows[0] as unknown[] | undefined)?.[0] : undefined;
-  } finally {
-    await connection.end();
-  }
 }
 
 /** One run against a server started for it, so that every run starts from a cold index. */
