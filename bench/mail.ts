@@ -4,13 +4,17 @@
  * at 16 connections, then a check that every message answered 202 is stored (its ticket, message and
  * file, and the original message, which intake keeps). A fresh MariaDB database each run (`<database>_mail`), so the count is exact.
  * Also logged: the server's CPU time a message (Linux), steadier than messages a second on a shared machine.
+ * The svc_* indexes are added first unless `--indexes=off`: without svc_key_value each message's
+ * Message-ID lookup (duplicates, threading) reads every stored Message-ID, so the run would measure how
+ * many messages it had already stored (docs/performance.md).
  *
- *   npm run bench -- --suite=mail [--connections=16] [--duration=10]
+ *   npm run bench -- --suite=mail [--connections=16] [--duration=10] [--indexes=on|off]
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { openSite } from '../lib/boot';
 import { memoryLogger } from '../lib/logger';
+import { addIndexes } from '../lib/support/db-indexes';
 import { addMailbox } from '../lib/support/mailboxes/admin';
 import { relaySignature } from '../lib/support/inbound/signature';
 import { SALTS, benchConfig, benchDatabaseUrl, benchTarget, createBenchDatabase } from './fixture';
@@ -21,9 +25,10 @@ const DATA_DIR = '/tmp/understudy-bench-mail';
 const ATTACHMENT = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(12 * 1024)]).toString('base64').replace(/.{76}/g, '$&\r\n');
 const TEXT = 'Hello support,\r\n\r\nMy order has not arrived and the tracking page shows nothing since Monday. '.repeat(12);
 
-export async function mailSuite(connections: number, duration: number): Promise<Result[]> {
+export async function mailSuite(args: Record<string, string>, connections: number, duration: number): Promise<Result[]> {
   const url = benchDatabaseUrl('mail');
-  const { routeKey, secret } = await freshMailSite(url);
+  const indexes = args.indexes !== 'off';
+  const { routeKey, secret } = await freshMailSite(url, indexes);
   const port = await freePort();
   const env = { DATABASE_URL: url, ...SALTS, WP_ENVIRONMENT_TYPE: 'local', PORT: String(port), UNDERSTUDY_DATA_DIR: DATA_DIR };
   const server = await startServer(['serve'], env);
@@ -31,9 +36,9 @@ export async function mailSuite(connections: number, duration: number): Promise<
   let cpuMs: number | undefined;
   try {
     const sample = message(0);
-    log(`mail intake: messages of ${(sample.length / 1024).toFixed(1)} KB; ${connections} connections, ${duration} s`);
+    log(`mail intake: messages of ${(sample.length / 1024).toFixed(1)} KB; ${connections} connections, ${duration} s; svc_* indexes ${indexes ? 'on' : 'off'}`);
     const cpuBefore = cpuTimeMs(server.pid);
-    result = await measure(`Understudy POST /webhooks/relay (${(sample.length / 1024).toFixed(0)} KB MIME)`, {
+    result = await measure(`Understudy POST /webhooks/relay (${(sample.length / 1024).toFixed(0)} KB MIME, svc_* indexes ${indexes ? 'on' : 'off'})`, {
       url: `http://127.0.0.1:${port}`, requests: [relayRequest(routeKey, secret)], connections, duration, server, cold: true,
     });
     const cpuAfter = cpuTimeMs(server.pid);
@@ -72,13 +77,14 @@ function childrenOf(pid: number): number[] {
   return fs.readdirSync(`/proc/${pid}/task`).flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
 }
 
-/** A new database with one mailbox: its route key and relay secret. */
-async function freshMailSite(url: string): Promise<{ routeKey: string; secret: string }> {
+/** A new database with one mailbox (and the svc_* indexes, if asked): its route key and relay secret. */
+async function freshMailSite(url: string, indexes: boolean): Promise<{ routeKey: string; secret: string }> {
   const target = benchTarget(url);
   await createBenchDatabase(target, { fresh: true });
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
   const { site } = await openSite({ ...benchConfig(target), dataDir: DATA_DIR }, { logger: memoryLogger() });
   try {
+    if (indexes) await addIndexes(site.db);
     const issued = await addMailbox(site, 'bench', { address: 'support@bench.example' });
     return { routeKey: issued.routeKey, secret: issued.relaySecret };
   } finally {

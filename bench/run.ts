@@ -5,7 +5,7 @@
  *   npm run bench -- [--suite=docs,tickets,mail,record] [--connections=16] [--duration=10] [suite options]
  *   docs:    10,000 published docs, a rotation of searches (typos, prefixes, filters)  (bench/docs.ts)
  *   tickets: --tickets=100000 --indexes=both|on|off --writes=<per second> --buffer-pool=<MB>   (bench/tickets.ts)
- *   mail:    signed ~20 KB relay messages, every 202 checked stored          (bench/mail.ts)
+ *   mail:    --indexes=on|off; signed ~20 KB relay messages, every 202 checked stored   (bench/mail.ts)
  *   record:  client p99 through the proxy with --record off and on           (bench/record.ts)
  */
 import { execFileSync } from 'node:child_process';
@@ -18,7 +18,7 @@ import { ticketsSuite } from './tickets';
 const SUITES: Record<string, (args: Record<string, string>, connections: number, duration: number) => Promise<Result[]>> = {
   docs: docsSuite,
   tickets: ticketsSuite,
-  mail: (_args, connections, duration) => mailSuite(connections, duration),
+  mail: mailSuite,
   record: (_args, connections, duration) => recordSuite(connections, duration),
 };
 

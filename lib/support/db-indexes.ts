@@ -31,7 +31,7 @@ export const SVC_INDEXES: SvcIndex[] = [
     name: 'svc_key_value',
     table: (db) => db.tables.postmeta,
     columns: [['meta_key', 32], ['meta_value', 32], 'post_id'],
-    purpose: 'ticket filters by priority, assignee and customer email',
+    purpose: 'ticket filters by priority, assignee and customer email; incoming mail\'s Message-ID lookups',
   },
 ];
 
