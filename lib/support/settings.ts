@@ -29,6 +29,13 @@ export async function readSettings(options: OptionStore): Promise<SupportSetting
   };
 }
 
+/** Why an alert for `event` is not sent under these settings, or null when it is. */
+export function alertSkipReason(event: string, settings: SupportSettings): string | null {
+  if (!settings.alertsUrl) return 'no team-alert URL is set';
+  if (event === 'customer_replied' && !settings.alertsCustomerReplied) return 'customer_replied alerts are off';
+  return null;
+}
+
 /** A stored setting as text ('' when absent). */
 export function text(value: unknown): string {
   return typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);

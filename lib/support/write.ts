@@ -10,6 +10,7 @@ import { Tables } from '../wp/db/tables';
 import { inTransaction } from '../wp/db/transaction';
 import { Site } from '../wp/site';
 import { RequestKey, claimRequestKey, recordRequestResult, storedResult } from './request-keys';
+import { SupportSettings, readSettings } from './settings';
 
 /** What every support write needs from the site: the transaction, table names, home URL and the time. */
 export interface WriteContext {
@@ -21,6 +22,8 @@ export interface WriteContext {
   dates: { local: string; gmt: string };
   /** The write's time in Unix seconds: jobs, request keys, mail receipts. */
   nowSeconds: number;
+  /** The desk's settings as the write began: whether it queues a team alert. */
+  settings: SupportSettings;
   /** Tickets the write inserted or touched (./tickets/writes.ts fills it): what this process's lists re-read. */
   changedTickets: Set<number>;
 }
@@ -91,5 +94,6 @@ async function prepareWriteContext(site: Site): Promise<(trx: Knex.Transaction) 
   const home = await site.homeUrl();
   const dates = await siteDates(site.options, now);
   const nowSeconds = unixSeconds(site.clock);
-  return (trx) => ({ trx, tables: site.db.tables, home, dates, nowSeconds });
+  const settings = await readSettings(site.options);
+  return (trx) => ({ trx, tables: site.db.tables, home, dates, nowSeconds, settings });
 }

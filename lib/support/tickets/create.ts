@@ -4,7 +4,7 @@
  */
 import { Site } from '../../wp/site';
 import { ticketListsAfterWrite } from './list';
-import { enqueueJob } from '../jobs/enqueue';
+import { enqueueTeamAlert } from '../jobs/enqueue';
 import { Actor } from './actor';
 import { attachFiles, checkFileCount, fileFingerprints } from './attachments';
 import { isRequestKeyStored } from '../request-keys';
@@ -73,7 +73,7 @@ export interface TicketOpening {
 
 /**
  * Writes a new ticket inside the caller's transaction: the ticket, its first message and files, and
- * the `ticket_created` event for the team alert (committed with the ticket, or not at all).
+ * (when alerts are on) the `ticket_created` team alert, committed with the ticket or not at all.
  */
 export function openTicket(site: Site, ctx: WriteContext, o: TicketOpening): Promise<{ ticketId: number; messageId: number }> {
   return withNewPosts(ctx, (withPosts) => writeOpening(site, withPosts, o));
@@ -90,7 +90,7 @@ async function writeOpening(site: Site, ctx: NewPostsContext, o: TicketOpening):
     authorEmail: customer.email, authorKind: o.authorKind, messageId: o.messageId ?? undefined, inReplyTo: o.inReplyTo,
   });
   await attachFiles(site, ctx, message.id, customer.userId, o.files);
-  await enqueueJob(ctx.trx, ctx.tables, 'team_alert', { event: 'ticket_created', ticket_id: ticketId, message_id: message.id }, ctx.nowSeconds);
+  await enqueueTeamAlert(ctx, { event: 'ticket_created', ticket_id: ticketId, message_id: message.id });
   return { ticketId, messageId: message.id };
 }
 

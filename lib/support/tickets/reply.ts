@@ -6,7 +6,7 @@
 import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
 import { ticketListsAfterWrite } from './list';
-import { enqueueJob } from '../jobs/enqueue';
+import { enqueueJob, enqueueTeamAlert } from '../jobs/enqueue';
 import { Actor } from './actor';
 import { attachFiles, checkFileCount, fileFingerprints } from './attachments';
 import { isRequestKeyStored } from '../request-keys';
@@ -103,7 +103,7 @@ async function writeReply(site: Site, ctx: NewPostsContext, author: ReplyAuthor,
   await touchTicket(ctx, ticket.id, nextStatus(author, ticket, content.visibility));
   if (content.visibility === 'internal') return message.id;
   if (author.kind === 'customer') {
-    await enqueueJob(trx, ctx.tables, 'team_alert', { event: 'customer_replied', ticket_id: ticket.id, message_id: message.id }, ctx.nowSeconds);
+    await enqueueTeamAlert(ctx, { event: 'customer_replied', ticket_id: ticket.id, message_id: message.id });
   } else if (ticket.customerEmail) {
     const deliveryId = await insertDelivery(ctx, { messageId: message.id, recipient: ticket.customerEmail });
     await enqueueJob(trx, ctx.tables, 'email_delivery', { delivery_id: deliveryId }, ctx.nowSeconds);

@@ -2,10 +2,15 @@
 import assert from 'node:assert/strict';
 import { API, as } from '../../harness/support';
 import { OracleSite, credentials, openOracle } from '../../harness/oracle';
+import { setSupportSettings } from '../../harness/outbound';
 
 describe('POST /support/v1/tickets/<id>/messages', function () {
   let oracle: OracleSite;
-  before(async () => { oracle = await openOracle(); });
+  // Team alerts on: a ticket or customer reply queues its alert only when one would be sent.
+  before(async () => {
+    oracle = await openOracle();
+    await setSupportSettings(oracle.site, { alerts_url: 'https://alerts.example.test/hook', alerts_customer_replied: true });
+  });
   after(async () => { await oracle.close(); });
 
   const open = async () => (await as(oracle.app, 'customer1').post(`${API}/tickets`).send({ subject: 'Reply to me', body: 'Hello' })).body;

@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { JobHandler, PermanentJobError } from '../../../jobs/handler';
 import { ClaimedJob } from '../../../jobs/queue';
 import { Site } from '../../../wp/site';
-import { SupportSettings, readSettings } from '../../settings';
+import { alertSkipReason, readSettings } from '../../settings';
 import { findTicket, loadConversation } from '../../tickets/store';
 import { AlertResult, postTeamAlert } from '../../outbound/alert-sender';
 import { ALERT_EVENTS, AlertEvent, TeamAlertBody, buildTestAlert, buildTicketAlert } from '../../outbound/team-alert';
@@ -28,7 +28,7 @@ export function teamAlertHandler(options: { timeoutMs?: number } = {}): JobHandl
     async run(site: Site, job: ClaimedJob): Promise<void> {
       const payload = payloadOf(job.payload);
       const settings = await readSettings(site.options);
-      const skip = reasonToSkip(payload, settings);
+      const skip = alertSkipReason(payload.event, settings);
       const body = skip ? null : await alertBody(site, payload, settings.alertsPreview);
       if (!body) {
         site.logger.info('team alert: not sent', { job: job.id, event: payload.event, reason: skip ?? `ticket ${payload.ticket_id} no longer exists` });
@@ -49,12 +49,6 @@ export async function sendTestAlert(site: Site, timeoutMs?: number): Promise<Ale
   const body = await buildTestAlert(site, settings.alertsPreview);
   const result = await postTeamAlert({ url: settings.alertsUrl, secret: settings.alertsSecret }, body, randomUUID().replace(/-/g, ''), timeoutMs);
   return { ...result, url: settings.alertsUrl };
-}
-
-function reasonToSkip(payload: AlertPayload, settings: SupportSettings): string | null {
-  if (!settings.alertsUrl) return 'no team-alert URL is set';
-  if (payload.event === 'customer_replied' && !settings.alertsCustomerReplied) return 'customer_replied alerts are off';
-  return null;
 }
 
 async function alertBody(site: Site, payload: AlertPayload, preview: boolean): Promise<TeamAlertBody | null> {

@@ -90,13 +90,14 @@ describe('mail intake writes', function () {
     }
   }
 
-  it('writes a new ticket with a file in one transaction of at most 12 statements', async () => {
+  // Team alerts are off on this site (no alerts_url), so neither write queues a job.
+  it('writes a new ticket with a file in one transaction of at most 11 statements', async () => {
     const { statements, res } = await transactionOf(messageWithFile('<rows-2@example.net>'));
     assert.equal(res.body.outcome, 'ticket_created');
-    assert.ok(statements.length <= 12, `${statements.length} statements:\n${statements.join('\n')}`);
+    assert.ok(statements.length <= 11, `${statements.length} statements:\n${statements.join('\n')}`);
   });
 
-  it('adds a reply (and the original as a file) in at most 14: one read finds both a repeat and the message it answers', async () => {
+  it('adds a reply (and the original as a file) in at most 13: one read finds both a repeat and the message it answers', async () => {
     const opened = await transactionOf(messageWithFile('<rows-3@example.net>'));
     const reply = Buffer.from([
       'From: Dana Rows <dana@example.net>', 'To: rows@support.example.test', 'Subject: Re: Where is my parcel?',
@@ -104,7 +105,7 @@ describe('mail intake writes', function () {
     ].join('\r\n'));
     const { statements, res } = await transactionOf(reply);
     assert.deepEqual([res.body.outcome, res.body.ticket_id], ['reply_added', opened.res.body.ticket_id]);
-    assert.ok(statements.length <= 14, `${statements.length} statements:\n${statements.join('\n')}`);
+    assert.ok(statements.length <= 13, `${statements.length} statements:\n${statements.join('\n')}`);
   });
 
   describe('the receipt key, claimed by two transactions at once', function () {

@@ -84,7 +84,7 @@ describe('team alerts', function () {
     await as(t.app, 'customer1').post(`${API}/tickets/${ticket.id}/messages`).send({ body: 'Any news?', version: 1 });
     await worker.runDueJobs();
     assert.deepEqual(receiver.received.map((h) => h.headers['x-svc-event']), ['ticket_created'], 'off by default');
-    assert.equal((await lastAlertJob()).status, 'done');
+    assert.deepEqual((await jobsOf(t.site, 'team_alert')).map((j) => JSON.parse(j.payload).event), ['ticket_created'], 'and not queued while off');
 
     await setSupportSettings(t.site, { alerts_url: `${receiver.url}/hook`, alerts_customer_replied: true, alerts_preview: true });
     await as(t.app, 'customer1').post(`${API}/tickets/${ticket.id}/messages`).send({ body: 'Hello?', version: 2 });
@@ -162,9 +162,14 @@ describe('team alerts', function () {
     assert.match(job.last_error, /must start with https:\/\//);
   });
 
-  it('sends nothing when no URL is set, and the job is done', async () => {
+  it('queues nothing when no URL is set, and a job whose URL was removed before it ran ends done, unsent', async () => {
     await setSupportSettings(t.site, {});
     await open();
+    assert.equal((await jobsOf(t.site, 'team_alert')).length, 0, 'no alert queued without a URL');
+
+    await setSupportSettings(t.site, { alerts_url: `${receiver.url}/hook` });
+    await open();
+    await setSupportSettings(t.site, {});
     await worker.runDueJobs();
     assert.equal(receiver.received.length, 0);
     assert.equal((await lastAlertJob()).status, 'done');
