@@ -100,11 +100,6 @@ export class PostWrites {
     this.meta.push(...metaRows(postId, meta));
   }
 
-  /** The values of `key` in the meta waiting for flush(): rows that a read in the transaction cannot see yet. */
-  pendingMeta(key: string): string[] {
-    return this.meta.filter((row) => row.meta_key === key).map((row) => row.meta_value);
-  }
-
   /** Writes the queued guids, slugs and meta. */
   async flush(): Promise<void> {
     const fixes = this.fixes;

@@ -1,8 +1,7 @@
 /**
  * From a raw message to a stored outcome: parse, decide, and write the ticket or reply together with
- * the receipt in one transaction (shared with the messages that arrived at the same time: ./batches.ts).
- * The caller answers 202 only after this returns, so an acknowledged message is committed, and a
- * message whose transaction did not commit can be sent again safely.
+ * the receipt in one transaction. The caller answers 202 only after this returns, so an acknowledged
+ * message is committed, and a message whose transaction did not commit can be sent again safely.
  * Mail that must not become conversation (auto-replies, bounces, bulk, our own mail coming back,
  * repeats) is acknowledged too, with a receipt that says why nothing was stored: retrying it is useless.
  */
@@ -11,16 +10,13 @@ import { Site } from '../../wp/site';
 import { Mailbox } from '../mailboxes/store';
 import { EmailContent, EmailSender, addCustomerReplyFromEmail, addNoteFromEmail, openTicketFromEmail } from '../tickets/intake';
 import { ticketListsAfterWrite } from '../tickets/list';
-import { MESSAGE_META } from '../tickets/rows';
-import { NewPostsContext, withNewPosts } from '../tickets/writes';
-import { writeSupport } from '../write';
-import { WriteBatches } from './batches';
+import { WriteContext, writeSupport } from '../write';
 import { invalidFields, missingFields } from './errors';
 import { automatedReason, isOwnMessageId } from './loops';
 import { ParsedEmail, parseEmail } from './parse';
 import { trimQuoted } from './quotes';
 import { Receipt, ReceiptKey, claimReceipt, completeReceipt, findReceipt } from './receipts';
-import { findStoredMessages, findThread, isCustomerOf, sameMessageId, threadingIds, ticketTag } from './threading';
+import { findStoredMessages, findThread, isCustomerOf, sameMessageId, threadingIds } from './threading';
 
 /** What makes two deliveries the same message: the relay's delivery ID, else the message's identity. */
 export type Identity = { deliveryId: string } | { bodyHash: string; trustMessageId: boolean };
@@ -40,78 +36,36 @@ export interface Accepted extends Receipt {
 
 type Outcome = Omit<Receipt, 'receiptId'>;
 
-/** A message read and ready to write: what its transaction needs, all read before it opens. */
-export interface Incoming {
-  mailbox: Mailbox;
-  email: ParsedEmail | null;
-  sender: EmailSender | null;
-  raw: Buffer;
-  key: ReceiptKey;
-}
-
 export async function acceptEmail(site: Site, mailbox: Mailbox, raw: Buffer, identity: Identity, options: AcceptOptions): Promise<Accepted> {
-  const incoming = await readIncoming(site, mailbox, raw, identity, options);
-  const receipt = await batchesOf(site).write(incoming);
-  if (receipt) {
-    return { ...receipt, replayed: false };
-  }
-  const { key } = incoming;
-  const stored = await findReceipt(site.db, key);
-  if (!stored) throw new Error(`Mail receipt ${key.dedupeKey} was claimed but cannot be read.`);
-  return { ...stored, replayed: true };
-}
-
-/** Parses the message, and reads what writing it needs: its receipt key and its sender. */
-export async function readIncoming(site: Site, mailbox: Mailbox, raw: Buffer, identity: Identity, options: AcceptOptions): Promise<Incoming> {
   const email = await parseOrNull(raw);
   if (options.strict && !email) throw invalidFields(['message'], 'The message could not be parsed.');
   if (options.strict && !email?.from) throw missingFields(['from']);
   const key: ReceiptKey = { mailbox: mailbox.key, dedupeKey: dedupeKeyOf(identity, email) };
   // Read before the write: inside it, only its own transaction may be read (see writeSupport).
   const sender = email?.from ? await senderOf(site, email.from) : null;
-  return { mailbox, email, sender, raw, key };
-}
-
-const batches = new WeakMap<Site, WriteBatches<Incoming, Receipt | null>>();
-
-/** The site's queue of messages waiting for a transaction (./batches.ts). */
-function batchesOf(site: Site): WriteBatches<Incoming, Receipt | null> {
-  let queue = batches.get(site);
-  if (!queue) batches.set(site, (queue = new WriteBatches((items) => storeIncoming(site, items))));
-  return queue;
-}
-
-/**
- * Writes messages in one transaction, in order; for each, its receipt, or null when another delivery
- * (possibly an earlier one of the same call) holds its key. Their new posts share one PostWrites,
- * written once at the end.
- */
-export function storeIncoming(site: Site, items: Incoming[]): Promise<Array<Receipt | null>> {
   // A reply or a new ticket is re-read by this process's lists; mail that was ignored touched no ticket.
-  return writeSupport(site, { invalidates: [ticketListsAfterWrite] }, (ctx) => withNewPosts(ctx, async (batch) => {
-    const receipts: Array<Receipt | null> = [];
-    for (const item of items) receipts.push(await storeWithReceipt(site, batch, item));
-    return receipts;
-  }));
+  const receipt = await writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx) => {
+    const receiptId = await claimReceipt(ctx.trx, ctx.tables, key, ctx.nowSeconds);
+    if (!receiptId) return null;
+    const done: Receipt = { receiptId, ...(await storeEmail(site, ctx, mailbox, email, sender, raw)) };
+    await completeReceipt(ctx.trx, ctx.tables, done);
+    return done;
+  });
+  if (receipt) {
+    return { ...receipt, replayed: false };
+  }
+  const stored = await findReceipt(site.db, key);
+  if (!stored) throw new Error(`Mail receipt ${key.dedupeKey} was claimed but cannot be read.`);
+  return { ...stored, replayed: true };
 }
 
-async function storeWithReceipt(site: Site, ctx: NewPostsContext, item: Incoming): Promise<Receipt | null> {
-  const receiptId = await claimReceipt(ctx.trx, ctx.tables, item.key, ctx.nowSeconds);
-  if (!receiptId) return null;
-  const done: Receipt = { receiptId, ...(await storeEmail(site, ctx, item)) };
-  await completeReceipt(ctx.trx, ctx.tables, done);
-  return done;
-}
-
-async function storeEmail(site: Site, ctx: NewPostsContext, { mailbox, email, sender, raw }: Incoming): Promise<Outcome> {
+async function storeEmail(site: Site, ctx: WriteContext, mailbox: Mailbox, email: ParsedEmail | null, sender: EmailSender | null, raw: Buffer): Promise<Outcome> {
   if (!email) return ignored('unreadable');
   if (!sender) return ignored('no_sender');
   const automated = automatedReason(email);
   if (automated) return ignored(automated);
   if (sender.address.toLowerCase() === mailbox.address.toLowerCase()) return ignored('own_address');
   if (isOwnMessageId(email.messageId, ctx.home)) return ignored('loop');
-  // Reads below must see the messages written before this one in the transaction.
-  if (mayMeetPendingWrites(ctx, email)) await ctx.posts.flush();
   // One read answers both: do we hold this message already, and which of ours does it answer?
   const { messageId } = email;
   const stored = await findStoredMessages(ctx.trx, site.db, [...new Set([...(messageId ? [messageId] : []), ...threadingIds(email)])]);
@@ -128,18 +82,6 @@ async function storeEmail(site: Site, ctx: NewPostsContext, { mailbox, email, se
     return { outcome: 'reply_added', reason: null, ticketId: ticket.id, messageId: await addCustomerReplyFromEmail(site, ctx, ticket, sender, content) };
   }
   return { outcome: 'note_added', reason: null, ticketId: ticket.id, messageId: await addNoteFromEmail(site, ctx, ticket, sender, content) };
-}
-
-/**
- * Whether storing this message reads what earlier messages of its transaction left unwritten (their
- * meta waits for the end, see PostWrites): a message that could thread (it names Message-IDs or a
- * ticket tag) reads tickets and their messages, and one whose Message-ID an earlier one carried is a
- * repeat that the read must find. A new conversation, the usual case, reads nothing of theirs.
- */
-function mayMeetPendingWrites(ctx: NewPostsContext, email: ParsedEmail): boolean {
-  if (threadingIds(email).length || ticketTag(email.subject) !== null) return true;
-  const { messageId } = email;
-  return !!messageId && ctx.posts.pendingMeta(MESSAGE_META.messageId).some((id) => sameMessageId(id, messageId));
 }
 
 /** The message as conversation: trimmed text, its files, and the whole original as `original.eml`. */

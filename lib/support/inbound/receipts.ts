@@ -1,8 +1,8 @@
 /**
- * Receipts of accepted mail (`{p}svc_mail_receipts`). A receipt is claimed in the transaction that
- * stores the message, before anything of it is written, under a unique (mailbox, dedupe key): a
- * concurrent duplicate waits for that transaction and then finds the key taken; a retry after a crash
- * before the commit finds nothing and stores the message anew. The 202 is sent only after the commit, so a receipt ID
+ * Receipts of accepted mail (`{p}svc_mail_receipts`). A receipt is claimed first thing in the
+ * transaction that stores the message, under a unique (mailbox, dedupe key): a concurrent duplicate
+ * waits for that transaction and then finds the key taken; a retry after a crash before the commit
+ * finds nothing and stores the message anew. The 202 is sent only after the commit, so a receipt ID
  * the sender holds always names a stored outcome.
  */
 import { randomBytes } from 'node:crypto';

@@ -18,13 +18,8 @@ export interface NewPostsContext extends WriteContext {
   posts: PostWrites;
 }
 
-/**
- * Runs `work` with a batch for its new posts, and writes the batch when the work is done. A caller
- * that holds a batch already (mail intake writing several messages in one transaction) keeps it, and
- * writes it itself.
- */
-export async function withNewPosts<T>(ctx: WriteContext | NewPostsContext, work: (ctx: NewPostsContext) => Promise<T>): Promise<T> {
-  if ('posts' in ctx) return work(ctx);
+/** Runs `work` with a batch for its new posts, and writes the batch when the work is done. */
+export async function withNewPosts<T>(ctx: WriteContext, work: (ctx: NewPostsContext) => Promise<T>): Promise<T> {
   const posts = new PostWrites(ctx.trx, ctx.tables, ctx.home);
   const result = await work({ ...ctx, posts });
   await posts.flush();
