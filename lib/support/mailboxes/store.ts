@@ -5,7 +5,7 @@
  */
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
-import { PostMeta, postMetaFor, singleMetaValues } from '../../wp/posts';
+import { postMetaFor, singleMetaValues } from '../../wp/posts';
 import { Site } from '../../wp/site';
 import { insertNamedPost, updateNamedPost } from '../named-posts';
 
@@ -41,25 +41,14 @@ export interface Mailbox {
 
 export type NewMailbox = Omit<Mailbox, 'id'>;
 
-/**
- * The published mailbox with this key, or null. One query for the post and its settings: every
- * relayed or posted message looks its mailbox up.
- */
+/** The published mailbox with this key, or null. */
 export async function findMailbox(db: Database, key: string, trx?: Knex.Transaction): Promise<Mailbox | null> {
-  const { posts, postmeta } = db.tables;
-  const rows: Array<{ ID: number | string; post_name: string; meta_key: string | null; meta_value: string | null }> = await (trx ?? db.knex)(`${posts} as p`)
-    .leftJoin(`${postmeta} as m`, (join) => join.on('m.post_id', '=', 'p.ID').onIn('m.meta_key', Object.values(MAILBOX_META)))
-    .where({ 'p.post_type': MAILBOX_POST_TYPE, 'p.post_name': key, 'p.post_status': 'publish' })
-    .orderBy('p.ID').orderBy('m.meta_id')
-    .select('p.ID', 'p.post_name', 'm.meta_key', 'm.meta_value');
-  const [first] = rows;
-  if (!first) return null;
-  const meta: PostMeta = new Map();
-  for (const row of rows) {
-    if (Number(row.ID) !== Number(first.ID) || row.meta_key === null) continue;
-    meta.set(row.meta_key, [...(meta.get(row.meta_key) ?? []), String(row.meta_value ?? '')]);
-  }
-  return mailboxOf(first, meta);
+  const knex = trx ?? db.knex;
+  const row = await knex(db.tables.posts).where({ post_type: MAILBOX_POST_TYPE, post_name: key, post_status: 'publish' })
+    .orderBy('ID').first('ID', 'post_name');
+  if (!row) return null;
+  const [mailbox] = await withMeta(knex, db, [row]);
+  return mailbox ?? null;
 }
 
 /** Every published mailbox, by key. */
@@ -90,20 +79,18 @@ function metaOf(m: Partial<NewMailbox>): Record<string, string | number> {
 
 async function withMeta(knex: Knex | Knex.Transaction, db: Database, rows: Array<{ ID: number | string; post_name: string }>): Promise<Mailbox[]> {
   const meta = await postMetaFor(knex, db.tables, rows.map((r) => Number(r.ID)), Object.values(MAILBOX_META));
-  return rows.map((row) => mailboxOf(row, meta.get(Number(row.ID))));
-}
-
-function mailboxOf(row: { ID: number | string; post_name: string }, meta: PostMeta | undefined): Mailbox {
-  const m = singleMetaValues(meta);
-  const maxBytes = Number(m.get(MAILBOX_META.maxBytes));
-  return {
-    id: Number(row.ID),
-    key: String(row.post_name),
-    address: m.get(MAILBOX_META.address) ?? '',
-    tokenHash: m.get(MAILBOX_META.tokenHash) ?? '',
-    relaySecret: m.get(MAILBOX_META.relaySecret) ?? '',
-    maxBytes: Number.isInteger(maxBytes) && maxBytes > 0 ? Math.min(maxBytes, MAX_MAX_BYTES) : DEFAULT_MAX_BYTES,
-    // PHP-style flag: '1' (as written here) or any truthy value a PHP admin screen may have stored.
-    automation: !['', '0', 'false', 'off', 'no'].includes((m.get(MAILBOX_META.automation) ?? '0').toLowerCase()),
-  };
+  return rows.map((row) => {
+    const m = singleMetaValues(meta.get(Number(row.ID)));
+    const maxBytes = Number(m.get(MAILBOX_META.maxBytes));
+    return {
+      id: Number(row.ID),
+      key: String(row.post_name),
+      address: m.get(MAILBOX_META.address) ?? '',
+      tokenHash: m.get(MAILBOX_META.tokenHash) ?? '',
+      relaySecret: m.get(MAILBOX_META.relaySecret) ?? '',
+      maxBytes: Number.isInteger(maxBytes) && maxBytes > 0 ? Math.min(maxBytes, MAX_MAX_BYTES) : DEFAULT_MAX_BYTES,
+      // PHP-style flag: '1' (as written here) or any truthy value a PHP admin screen may have stored.
+      automation: !['', '0', 'false', 'off', 'no'].includes((m.get(MAILBOX_META.automation) ?? '0').toLowerCase()),
+    };
+  });
 }
