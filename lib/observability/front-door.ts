@@ -70,7 +70,8 @@ function record(options: FrontDoorOptions, req: IncomingMessage, res: ServerResp
 
 /**
  * The route pattern a request is counted under: the REST route that matched
- * (`/support/v1/tickets/{id}`), else a small fixed set of labels, so that no caller can invent labels.
+ * (`/support/v1/tickets/{id}`) or the registered admin-ajax action (`admin-ajax:<action>`), else a
+ * small fixed set of labels, so that no caller can invent labels.
  */
 function routeLabel(req: IncomingMessage, matched: string | undefined): string {
   if (matched) return readableRoute(matched);

@@ -56,7 +56,13 @@ describe('serve in production: health, metrics, request logs', function () {
       assert.match(metricsUrl, /^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
       assert.equal((await request(server.url).get('/wp-json/support/v1/tickets?per_page=2').set('Authorization', basic)).status, 200);
       assert.equal((await request(server.url).get('/wp-json/support/v1/tickets/999999').set('Authorization', basic)).status, 404);
+      // admin-ajax by its action when the action is one of ours; any other name invents no label.
+      assert.equal((await request(server.url).get('/wp-admin/admin-ajax.php?action=logged-in')).status, 400);
+      assert.equal((await request(server.url).get('/wp-admin/admin-ajax.php?action=made-up-label-123')).status, 400);
       const text = (await request(metricsUrl.replace(/\/metrics$/, '')).get('/metrics')).text;
+      assert.match(text, /understudy_http_requests_total\{route="admin-ajax:logged-in",method="GET",status="400"\} 1/);
+      assert.match(text, /understudy_http_requests_total\{route="admin-ajax",method="GET",status="400"\} 1/);
+      assert.doesNotMatch(text, /made-up-label-123/);
       assert.match(text, /understudy_http_requests_total\{route="\/support\/v1\/tickets",method="GET",status="200"\} 1/);
       assert.match(text, /understudy_http_requests_total\{route="\/support\/v1\/tickets\/\{id\}",method="GET",status="404"\} 1/);
       assert.match(text, /understudy_http_request_duration_seconds_bucket\{le="\+Inf",route="\/support\/v1\/tickets",method="GET"\} 1/);

@@ -10,6 +10,7 @@ import { isWpError } from '../errors';
 import { DEFAULT_MAX_BODY_BYTES, readRequestBody } from '../http/body';
 import type { UploadedFile } from '../http/multipart';
 import { ClientAbortedError, PayloadTooLargeError } from '../http/read-body';
+import { noteRoute } from '../http/request-notes';
 import { PhpQueryValue, parsePhpQuery } from '../http/php-query';
 import { clientIp, isSecure, parseCookieHeader, queryString } from '../http/request-info';
 import { setStatus } from '../http/status';
@@ -111,6 +112,8 @@ async function dispatch(site: Site, registry: AjaxRegistry, req: Request, res: R
     method: req.method, cookies: parseCookieHeader(req.headers.cookie), ip: clientIp(req), secure: isSecure(req),
   });
   const spec = registry.get(action);
+  // Counted and logged by the action when it is one of ours (a bounded set), else as `admin-ajax`.
+  if (spec) noteRoute(res, `admin-ajax:${action}`);
   const available = spec && (!spec.onlyFromQuery || queryAction === action) ? spec : undefined;
   const handler = user.id > 0 ? available?.priv : available?.nopriv;
   if (!handler) return withNoCache(res, wpDie('0', 400));

@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http';
 export interface RequestNotes {
   /** X-Request-Id as honoured or made by the front door. */
   requestId?: string;
-  /** The matched route's pattern, e.g. `/support/v1/tickets/(?P<id>[\d]+)`, or a label such as `admin-ajax`. */
+  /** The matched route's pattern, e.g. `/support/v1/tickets/(?P<id>[\d]+)`, or a registered admin-ajax action as `admin-ajax:<action>`. */
   route?: string;
   /** The WordPress user the request signed in as (0: nobody). */
   userId?: number;
