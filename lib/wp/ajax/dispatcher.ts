@@ -10,7 +10,7 @@ import { isWpError } from '../errors';
 import { DEFAULT_MAX_BODY_BYTES, readRequestBody } from '../http/body';
 import type { UploadedFile } from '../http/multipart';
 import { ClientAbortedError, PayloadTooLargeError } from '../http/read-body';
-import { noteRoute } from '../http/request-notes';
+import { noteRoute, noteUser } from '../http/request-notes';
 import { PhpQueryValue, parsePhpQuery } from '../http/php-query';
 import { clientIp, isSecure, parseCookieHeader, queryString } from '../http/request-info';
 import { setStatus } from '../http/status';
@@ -114,6 +114,7 @@ async function dispatch(site: Site, registry: AjaxRegistry, req: Request, res: R
   const spec = registry.get(action);
   // Counted and logged by the action when it is one of ours (a bounded set), else as `admin-ajax`.
   if (spec) noteRoute(res, `admin-ajax:${action}`);
+  noteUser(res, user.id);
   const available = spec && (!spec.onlyFromQuery || queryAction === action) ? spec : undefined;
   const handler = user.id > 0 ? available?.priv : available?.nopriv;
   if (!handler) return withNoCache(res, wpDie('0', 400));
