@@ -28,6 +28,7 @@ const TEXT = 'Hello support,\r\n\r\nMy order has not arrived and the tracking pa
 export async function mailSuite(args: Record<string, string>, connections: number, duration: number): Promise<Result[]> {
   const url = benchDatabaseUrl('mail');
   const indexes = args.indexes !== 'off';
+  const indexesLabel = `svc_* indexes ${indexes ? 'on' : 'off'}`;
   const { routeKey, secret } = await freshMailSite(url, indexes);
   const port = await freePort();
   const env = { DATABASE_URL: url, ...SALTS, WP_ENVIRONMENT_TYPE: 'local', PORT: String(port), UNDERSTUDY_DATA_DIR: DATA_DIR };
@@ -36,9 +37,9 @@ export async function mailSuite(args: Record<string, string>, connections: numbe
   let cpuMs: number | undefined;
   try {
     const sample = message(0);
-    log(`mail intake: messages of ${(sample.length / 1024).toFixed(1)} KB; ${connections} connections, ${duration} s; svc_* indexes ${indexes ? 'on' : 'off'}`);
+    log(`mail intake: messages of ${(sample.length / 1024).toFixed(1)} KB; ${connections} connections, ${duration} s; ${indexesLabel}`);
     const cpuBefore = cpuTimeMs(server.pid);
-    result = await measure(`Understudy POST /webhooks/relay (${(sample.length / 1024).toFixed(0)} KB MIME, svc_* indexes ${indexes ? 'on' : 'off'})`, {
+    result = await measure(`Understudy POST /webhooks/relay (${(sample.length / 1024).toFixed(0)} KB MIME, ${indexesLabel})`, {
       url: `http://127.0.0.1:${port}`, requests: [relayRequest(routeKey, secret)], connections, duration, server, cold: true,
     });
     const cpuAfter = cpuTimeMs(server.pid);

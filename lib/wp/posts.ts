@@ -172,7 +172,6 @@ export async function updatePostMeta(db: Knex | Knex.Transaction, tables: Tables
 /** One post's meta as WordPress caches it: each key's values in the order they were added (meta_id). */
 export type PostMeta = Map<string, string[]>;
 
-
 /**
  * WP: update_meta_cache('post', $ids): the meta of several posts in one query (`… WHERE post_id IN (…)
  * ORDER BY meta_id`), grouped per post; `keys` narrows the read to those keys. A post without meta is
@@ -182,8 +181,8 @@ export async function postMetaFor(db: Knex | Knex.Transaction, tables: Tables, p
   const byPost = new Map<number, PostMeta>();
   const ids = [...new Set(postIds)];
   const perQuery = MAX_SQL_VARIABLES - (keys?.length ?? 0);
-  for (let start = 0; start < ids.length; start += perQuery) {
-    const query = db(tables.postmeta).select('post_id', 'meta_key', 'meta_value').whereIn('post_id', ids.slice(start, start + perQuery));
+  for (const chunk of chunks(ids, perQuery)) {
+    const query = db(tables.postmeta).select('post_id', 'meta_key', 'meta_value').whereIn('post_id', chunk);
     if (keys) query.whereIn('meta_key', keys);
     for (const row of await query.orderBy('meta_id')) addMetaRow(byPost, row);
   }
