@@ -67,6 +67,14 @@ export async function setSupportSettings(site: Site, settings: Record<string, un
   await site.options.update(SETTINGS_OPTION, settings);
 }
 
+/**
+ * Team alerts on, for both events: a ticket or a customer's reply queues its alert only when one
+ * would be sent (a URL set). Nothing is sent unless a job worker runs.
+ */
+export function turnTeamAlertsOn(site: Site): Promise<void> {
+  return setSupportSettings(site, { alerts_url: 'https://alerts.example.test/hook', alerts_customer_replied: true });
+}
+
 /** The job rows of a kind, oldest first. */
 export function jobsOf(site: Site, kind: string) {
   return site.db.knex(site.db.tables.svc('jobs')).where({ kind }).orderBy('id');

@@ -11,7 +11,7 @@ import { uploadsDirOf } from '../../../lib/support/tickets/attachments';
 import { API, as } from '../../harness/support';
 import { MAIL_FIXTURES, addTestMailbox, attachmentRows, countRows, fixture, postMeta, relayPost } from '../../harness/mail';
 import { OracleSite, openOracle } from '../../harness/oracle';
-import { setSupportSettings } from '../../harness/outbound';
+import { turnTeamAlertsOn } from '../../harness/outbound';
 
 interface Expected {
   about: string;
@@ -37,7 +37,7 @@ describe('mail corpus through the relay route', function () {
   before(async () => {
     oracle = await openOracle();
     // Team alerts on, so that what each message sets off is queued and can be checked.
-    await setSupportSettings(oracle.site, { alerts_url: 'https://alerts.example.test/hook', alerts_customer_replied: true });
+    await turnTeamAlertsOn(oracle.site);
     mailbox = await addTestMailbox(oracle.site, 'help', { address: 'help@support.example.test' });
   });
   after(async () => {

@@ -2,14 +2,14 @@
 import assert from 'node:assert/strict';
 import { API, as } from '../../harness/support';
 import { OracleSite, credentials, openOracle } from '../../harness/oracle';
-import { setSupportSettings } from '../../harness/outbound';
+import { turnTeamAlertsOn } from '../../harness/outbound';
 
 describe('POST /support/v1/tickets/<id>/messages', function () {
   let oracle: OracleSite;
   // Team alerts on: a ticket or customer reply queues its alert only when one would be sent.
   before(async () => {
     oracle = await openOracle();
-    await setSupportSettings(oracle.site, { alerts_url: 'https://alerts.example.test/hook', alerts_customer_replied: true });
+    await turnTeamAlertsOn(oracle.site);
   });
   after(async () => { await oracle.close(); });
 

@@ -15,7 +15,7 @@ import { uploadsDirOf } from '../../../lib/support/tickets/attachments';
 import { createTicket } from '../../../lib/support/tickets/create';
 import { addReply } from '../../../lib/support/tickets/reply';
 import { findTicket } from '../../../lib/support/tickets/store';
-import { TestSite, openTestSite, setSupportSettings } from '../../harness/outbound';
+import { TestSite, openTestSite, turnTeamAlertsOn } from '../../harness/outbound';
 import { API } from '../../harness/support';
 
 const SHOP = 'https://shop.example';
@@ -37,7 +37,7 @@ describe('support/v1 portal tickets', function () {
 
   before(async () => {
     t = await openTestSite();
-    await setSupportSettings(t.site, { alerts_url: 'https://alerts.example.test/hook', alerts_customer_replied: true });
+    await turnTeamAlertsOn(t.site);
     shop = (await createConnectedSite(t.site, { name: 'Shop', origins: [SHOP], portal: true, messageLimit: 200, customerCanReopen: false })).site;
     blog = (await createConnectedSite(t.site, { name: 'Blog', origins: [BLOG], portal: true })).site;
   });

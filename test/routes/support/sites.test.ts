@@ -18,7 +18,7 @@ import { PhpValue, toPlain, unserialize } from '../../../lib/wp/php';
 import { Site, createSite } from '../../../lib/wp/site';
 import { API, as } from '../../harness/support';
 import { OracleSite, credentials, openOracle, oracleConfig } from '../../harness/oracle';
-import { setSupportSettings } from '../../harness/outbound';
+import { turnTeamAlertsOn } from '../../harness/outbound';
 import { assertRestError } from '../../harness/wp-http';
 
 const SHOP = 'https://shop.example';
@@ -33,7 +33,7 @@ describe('POST /support/v1/sites/<site-id>/tickets', function () {
 
   before(async () => {
     oracle = await openOracle();
-    await setSupportSettings(oracle.site, { alerts_url: 'https://alerts.example.test/hook', alerts_customer_replied: true });
+    await turnTeamAlertsOn(oracle.site);
     const issued = await createConnectedSite(oracle.site, { name: 'Shop', origins: [SHOP, 'http://localhost:3000'] });
     siteId = issued.site.siteId;
     key = issued.key;
