@@ -2,6 +2,7 @@
  * WP: wp_insert_post() and add_post_meta() at the row level: the columns WordPress fills when a
  * plugin inserts a post, so rows written here look like rows written by PHP.
  */
+import { randomBytes } from 'node:crypto';
 import { Knex } from 'knex';
 import { Tables } from './db/tables';
 
@@ -11,6 +12,8 @@ const MAX_SQL_VARIABLES = 999;
 const POSTS_PER_UPDATE = Math.floor(MAX_SQL_VARIABLES / 5);
 /** A meta row is three variables. */
 const META_ROWS_PER_INSERT = Math.floor(MAX_SQL_VARIABLES / 3);
+/** A post row is 22 variables. */
+const POSTS_PER_INSERT = Math.floor(MAX_SQL_VARIABLES / 22);
 
 export interface NewPost {
   post_type: string;
@@ -52,10 +55,10 @@ interface MetaRow {
 }
 
 /**
- * Several posts written in one transaction at a few statements' cost: each post row is inserted at
- * once (its ID is needed), while the columns that depend on the ID (guid, a slug made from it) and the
- * posts' meta wait for flush(), which writes them all in one UPDATE and one INSERT. Until then
- * nothing may read those columns or that meta.
+ * Several posts written in one transaction at a few statements' cost: post rows are inserted at once
+ * (their IDs are needed), one by one or several in one statement, while the columns that depend on the
+ * ID (guid, a slug made from it) and the posts' meta wait for flush(), which writes them all in one
+ * UPDATE and one INSERT. Until then nothing may read those columns or that meta.
  */
 export class PostWrites {
   private fixes: IdDependentColumns[] = [];
@@ -65,34 +68,35 @@ export class PostWrites {
 
   /** Inserts the post row; its guid (and a slug from its ID) follow at flush(). Returns the ID. */
   async insert(post: NewPost): Promise<number> {
-    const modified = post.modified ?? post.date;
-    const [id] = await this.db(this.tables.posts).insert({
-      post_author: post.post_author ?? 0,
-      post_date: post.date.local,
-      post_date_gmt: post.date.gmt,
-      post_content: post.post_content ?? '',
-      post_title: post.post_title ?? '',
-      post_excerpt: '',
-      post_status: post.post_status,
-      comment_status: post.comment_status ?? 'closed',
-      ping_status: post.ping_status ?? 'closed',
-      post_password: '',
-      post_name: typeof post.post_name === 'string' ? post.post_name : '',
-      to_ping: '',
-      pinged: '',
-      post_modified: modified.local,
-      post_modified_gmt: modified.gmt,
-      post_content_filtered: '',
-      post_parent: post.post_parent ?? 0,
-      guid: '',
-      menu_order: post.menu_order ?? 0,
-      post_type: post.post_type,
-      post_mime_type: post.post_mime_type ?? '',
-      comment_count: 0,
-    });
+    const [id] = await this.db(this.tables.posts).insert(postRow(post, typeof post.post_name === 'string' ? post.post_name : ''));
     const postId = Number(id);
     this.fixes.push(idDependentColumns(this.home, post, postId));
     return postId;
+  }
+
+  /**
+   * Inserts several posts in one statement (a few, past SQLite's variable bound) and returns their IDs
+   * in order. How a database numbers the rows of one INSERT is its own business (auto_increment_increment,
+   * lock modes), so each row carries a placeholder slug of its own and the IDs are read back by it
+   * through the post_name index; flush() then sets every row's real slug.
+   */
+  async insertMany(posts: NewPost[]): Promise<number[]> {
+    if (posts.length === 1) return [await this.insert(posts[0] as NewPost)];
+    const placeholder = `svc-pending-${randomBytes(8).toString('hex')}-`;
+    const names = posts.map((_, i) => `${placeholder}${i}`);
+    const rows = posts.map((post, i) => postRow(post, names[i] as string));
+    for (const chunk of chunks(rows, POSTS_PER_INSERT)) await this.db(this.tables.posts).insert(chunk);
+    const idByName = new Map<string, number>();
+    for (const chunk of chunks(names, MAX_SQL_VARIABLES)) {
+      for (const row of await this.db(this.tables.posts).whereIn('post_name', chunk).select('ID', 'post_name')) idByName.set(String(row.post_name), Number(row.ID));
+    }
+    return posts.map((post, i) => {
+      const id = idByName.get(names[i] as string);
+      if (id === undefined) throw new Error(`A post inserted as ${names[i]} cannot be read back.`);
+      const fix = idDependentColumns(this.home, post, id);
+      this.fixes.push({ ...fix, post_name: fix.post_name ?? (typeof post.post_name === 'string' ? post.post_name : '') });
+      return id;
+    });
   }
 
   /** WP: add_post_meta() for several keys of one post, written at flush(). */
@@ -128,6 +132,35 @@ export class PostWrites {
     if (named.length) update.post_name = byId('post_name', named);
     await posts.whereIn('ID', fixes.map((f) => f.id)).update(update);
   }
+}
+
+/** The row wp_insert_post() writes for `post`, its guid still empty. */
+function postRow(post: NewPost, postName: string): Record<string, string | number> {
+  const modified = post.modified ?? post.date;
+  return {
+    post_author: post.post_author ?? 0,
+    post_date: post.date.local,
+    post_date_gmt: post.date.gmt,
+    post_content: post.post_content ?? '',
+    post_title: post.post_title ?? '',
+    post_excerpt: '',
+    post_status: post.post_status,
+    comment_status: post.comment_status ?? 'closed',
+    ping_status: post.ping_status ?? 'closed',
+    post_password: '',
+    post_name: postName,
+    to_ping: '',
+    pinged: '',
+    post_modified: modified.local,
+    post_modified_gmt: modified.gmt,
+    post_content_filtered: '',
+    post_parent: post.post_parent ?? 0,
+    guid: '',
+    menu_order: post.menu_order ?? 0,
+    post_type: post.post_type,
+    post_mime_type: post.post_mime_type ?? '',
+    comment_count: 0,
+  };
 }
 
 function idDependentColumns(home: string, post: NewPost, id: number): IdDependentColumns {

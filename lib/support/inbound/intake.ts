@@ -16,7 +16,8 @@ import { automatedReason, isOwnMessageId } from './loops';
 import { ParsedEmail, parseEmail } from './parse';
 import { trimQuoted } from './quotes';
 import { Receipt, ReceiptKey, claimReceipt, completeReceipt, findReceipt } from './receipts';
-import { findStoredMessages, findThread, isCustomerOf, sameMessageId, threadingIds } from './threading';
+import { openInBatch } from './opening-batch';
+import { findStoredMessages, findThread, isCustomerOf, sameMessageId, threadingIds, ticketTag } from './threading';
 
 /** What makes two deliveries the same message: the relay's delivery ID, else the message's identity. */
 export type Identity = { deliveryId: string } | { bodyHash: string; trustMessageId: boolean };
@@ -43,6 +44,11 @@ export async function acceptEmail(site: Site, mailbox: Mailbox, raw: Buffer, ide
   const key: ReceiptKey = { mailbox: mailbox.key, dedupeKey: dedupeKeyOf(identity, email) };
   // Read before the write: inside it, only its own transaction may be read (see writeSupport).
   const sender = email?.from ? await senderOf(site, email.from) : null;
+  // Mail that opens a ticket is written together with such mail arriving meanwhile (./opening-batch.ts).
+  if (email && sender && (await mayOpenTicket(site, mailbox, email, sender))) {
+    const opened = await openInBatch(site, { mailboxKey: mailbox.key, key, sender, content: contentOf(email, raw) });
+    if (opened) return { ...opened, replayed: false };
+  }
   // A reply or a new ticket is re-read by this process's lists; mail that was ignored touched no ticket.
   const receipt = await writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx) => {
     const receiptId = await claimReceipt(ctx.trx, ctx.tables, key, ctx.nowSeconds);
@@ -62,10 +68,8 @@ export async function acceptEmail(site: Site, mailbox: Mailbox, raw: Buffer, ide
 async function storeEmail(site: Site, ctx: WriteContext, mailbox: Mailbox, email: ParsedEmail | null, sender: EmailSender | null, raw: Buffer): Promise<Outcome> {
   if (!email) return ignored('unreadable');
   if (!sender) return ignored('no_sender');
-  const automated = automatedReason(email);
-  if (automated) return ignored(automated);
-  if (sender.address.toLowerCase() === mailbox.address.toLowerCase()) return ignored('own_address');
-  if (isOwnMessageId(email.messageId, ctx.home)) return ignored('loop');
+  const reason = ignoredReason(email, sender, mailbox, ctx.home);
+  if (reason) return ignored(reason);
   // One read answers both: do we hold this message already, and which of ours does it answer?
   const { messageId } = email;
   const stored = await findStoredMessages(ctx.trx, site.db, [...new Set([...(messageId ? [messageId] : []), ...threadingIds(email)])]);
@@ -82,6 +86,25 @@ async function storeEmail(site: Site, ctx: WriteContext, mailbox: Mailbox, email
     return { outcome: 'reply_added', reason: null, ticketId: ticket.id, messageId: await addCustomerReplyFromEmail(site, ctx, ticket, sender, content) };
   }
   return { outcome: 'note_added', reason: null, ticketId: ticket.id, messageId: await addNoteFromEmail(site, ctx, ticket, sender, content) };
+}
+
+/** Why mail that was read and has a sender is still not conversation (auto-replies, our own mail), or null. */
+function ignoredReason(email: ParsedEmail, sender: EmailSender, mailbox: Mailbox, home: string): string | null {
+  const automated = automatedReason(email);
+  if (automated) return automated;
+  if (sender.address.toLowerCase() === mailbox.address.toLowerCase()) return 'own_address';
+  if (isOwnMessageId(email.messageId, home)) return 'loop';
+  return null;
+}
+
+/**
+ * Whether storeEmail() would open a ticket for this message, unless it is a repeat: the batch finds
+ * those among its messages in one read and sends them one at a time. Mail that names a message
+ * (threading headers) or a ticket (a subject tag) may continue a ticket: it is decided one at a time.
+ */
+async function mayOpenTicket(site: Site, mailbox: Mailbox, email: ParsedEmail, sender: EmailSender): Promise<boolean> {
+  if (ignoredReason(email, sender, mailbox, await site.homeUrl())) return false;
+  return !threadingIds(email).length && ticketTag(email.subject) === null;
 }
 
 /** The message as conversation: trimmed text, its files, and the whole original as `original.eml`. */

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
 import { Tables } from '../../wp/db/tables';
-import { insertUnlessTaken } from '../../wp/db/transaction';
+import { insertEachUnlessTaken, insertUnlessTaken } from '../../wp/db/transaction';
 
 /** What became of a message: a ticket, a reply, a note on a ticket, or nothing (with the reason). */
 export type ReceiptOutcome = 'ticket_created' | 'reply_added' | 'note_added' | 'ignored';
@@ -30,7 +30,7 @@ export interface ReceiptKey {
 
 /** Claims the key inside `trx`; returns the new receipt ID, or null when another request holds the key. */
 export async function claimReceipt(trx: Knex.Transaction, tables: Tables, key: ReceiptKey, nowSeconds: number): Promise<string | null> {
-  const receiptId = randomBytes(16).toString('hex');
+  const receiptId = newReceiptId();
   const row = { receipt_id: receiptId, mailbox: key.mailbox, dedupe_key: key.dedupeKey, outcome: 'pending', created_at: nowSeconds };
   return (await insertUnlessTaken(trx, tables.svc('mail_receipts'), row, ['mailbox', 'dedupe_key'])) ? receiptId : null;
 }
@@ -40,6 +40,24 @@ export async function completeReceipt(trx: Knex.Transaction, tables: Tables, rec
   await trx(tables.svc('mail_receipts')).where({ receipt_id: receipt.receiptId }).update({
     outcome: receipt.outcome, reason: receipt.reason, ticket_id: receipt.ticketId, message_id: receipt.messageId,
   });
+}
+
+/**
+ * Claims several keys and records their outcomes at once, at the end of the transaction that stored
+ * them (a batch, ./opening-batch.ts); false when any key was taken, and the transaction must not commit.
+ * In key order, so that two batches holding some of the same keys cannot deadlock on each other.
+ */
+export async function storeReceipts(trx: Knex.Transaction, tables: Tables, receipts: Array<{ key: ReceiptKey; receipt: Receipt }>, nowSeconds: number): Promise<boolean> {
+  const rows = receipts.map(({ key, receipt }) => ({
+    receipt_id: receipt.receiptId, mailbox: key.mailbox, dedupe_key: key.dedupeKey, outcome: receipt.outcome, reason: receipt.reason,
+    ticket_id: receipt.ticketId, message_id: receipt.messageId, created_at: nowSeconds,
+  })).sort((a, b) => (a.mailbox + '\n' + a.dedupe_key < b.mailbox + '\n' + b.dedupe_key ? -1 : 1));
+  return (await insertEachUnlessTaken(trx, tables.svc('mail_receipts'), rows, ['mailbox', 'dedupe_key'])) === rows.length;
+}
+
+/** A new receipt's ID. */
+export function newReceiptId(): string {
+  return randomBytes(16).toString('hex');
 }
 
 export async function findReceipt(db: Database, key: ReceiptKey): Promise<Receipt | null> {

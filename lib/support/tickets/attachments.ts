@@ -11,7 +11,8 @@ import { SiteConfig } from '../../wp/config';
 import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
 import { IncomingFile } from './types';
-import { NewPostsContext, insertAttachment } from './writes';
+import { WriteContext } from '../write';
+import { NewAttachmentRows, NewPostsContext, insertAttachment } from './writes';
 
 export const PRIVATE_FOLDER = 'svc-private';
 export const MAX_FILES_PER_MESSAGE = 10;
@@ -163,20 +164,25 @@ export function checkFileCount(files: IncomingFile[] | undefined): void {
  * are removed again, so a refused request leaves nothing behind.
  */
 export async function attachFiles(site: Site, ctx: NewPostsContext, messageId: number, authorId: number, files: IncomingFile[] | undefined): Promise<void> {
+  for (const file of await saveFiles(site, ctx, files)) await insertAttachment(ctx, { messageId, authorId, ...file });
+}
+
+/** A file saved for an attachment row: what the row records of it. */
+export type SavedFile = Pick<NewAttachmentRows, 'filename' | 'mimeType' | 'file' | 'contentId'>;
+
+/** Saves files for rows that `ctx`'s transaction writes; if it fails, they are removed again. */
+export async function saveFiles(site: Site, ctx: WriteContext, files: IncomingFile[] | undefined): Promise<SavedFile[]> {
   const uploadsDir = uploadsDirOf(site.config);
-  const written: string[] = [];
+  const saved: SavedFile[] = [];
   try {
     for (const file of files ?? []) {
       const relative = await saveAttachmentFile(uploadsDir, file, site.clock.now());
-      written.push(relative);
-      await insertAttachment(ctx, {
-        messageId, authorId, filename: cleanFilename(file.filename), mimeType: storedMimeType(await fileHead(file), file.mimeType), file: relative,
-        contentId: file.contentId,
-      });
+      saved.push({ filename: cleanFilename(file.filename), mimeType: storedMimeType(await fileHead(file), file.mimeType), file: relative, contentId: file.contentId });
     }
   } catch (err) {
-    await removeAttachmentFiles(uploadsDir, written);
+    await removeAttachmentFiles(uploadsDir, saved.map((f) => f.file));
     throw err;
   }
-  ctx.trx.executionPromise.catch(() => removeAttachmentFiles(uploadsDir, written));
+  ctx.trx.executionPromise.catch(() => removeAttachmentFiles(uploadsDir, saved.map((f) => f.file)));
+  return saved;
 }

@@ -6,12 +6,12 @@ import { Site } from '../../wp/site';
 import { ticketListsAfterWrite } from './list';
 import { enqueueTeamAlert } from '../jobs/enqueue';
 import { Actor } from './actor';
-import { attachFiles, checkFileCount, fileFingerprints } from './attachments';
+import { attachFiles, checkFileCount, fileFingerprints, saveFiles } from './attachments';
 import { isRequestKeyStored } from '../request-keys';
 import { ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
 import { AuthorKind, Conversation, IncomingFile } from './types';
-import { NewPostsContext, insertMessage, insertTicket, withNewPosts } from './writes';
+import { InsertedMessage, NewMessageRows, NewTicketRows, insertAttachments, insertMessage, insertMessages, insertTicket, insertTickets, withNewPosts } from './writes';
 import { WriteContext, writeSupport } from '../write';
 
 export interface NewTicket {
@@ -76,22 +76,46 @@ export interface TicketOpening {
  * (when alerts are on) the `ticket_created` team alert, committed with the ticket or not at all.
  */
 export function openTicket(site: Site, ctx: WriteContext, o: TicketOpening): Promise<{ ticketId: number; messageId: number }> {
-  return withNewPosts(ctx, (withPosts) => writeOpening(site, withPosts, o));
+  return withNewPosts(ctx, async (withPosts) => {
+    const ticketId = await insertTicket(withPosts, ticketRowsOf(o));
+    const message = await insertMessage(withPosts, firstMessageOf(o, ticketId));
+    await attachFiles(site, withPosts, message.id, o.customer.userId, o.files);
+    await enqueueTeamAlert(withPosts, { event: 'ticket_created', ticket_id: ticketId, message_id: message.id });
+    return { ticketId, messageId: message.id };
+  });
 }
 
-async function writeOpening(site: Site, ctx: NewPostsContext, o: TicketOpening): Promise<{ ticketId: number; messageId: number }> {
-  const { customer } = o;
-  const ticketId = await insertTicket(ctx, {
-    subject: o.subject, customerId: customer.userId, customerName: customer.name, customerEmail: customer.email,
-    source: o.source, priority: 'normal', mailbox: o.mailbox, siteId: o.siteId,
+/**
+ * Several new tickets in one transaction, row for row what openTicket() writes for each, in a few
+ * multi-row statements instead of a few statements a ticket (emails arriving together, inbound/opening-batch.ts).
+ */
+export async function openTickets(site: Site, ctx: WriteContext, openings: TicketOpening[]): Promise<Array<{ ticketId: number; messageId: number }>> {
+  // One alone costs fewer statements the one-at-a-time way (no IDs to read back).
+  if (openings.length === 1) return [await openTicket(site, ctx, openings[0] as TicketOpening)];
+  return withNewPosts(ctx, async (withPosts) => {
+    const files = await Promise.all(openings.map((o) => saveFiles(site, withPosts, o.files)));
+    const ticketIds = await insertTickets(withPosts, openings.map(ticketRowsOf));
+    const messages = await insertMessages(withPosts, openings.map((o, i) => firstMessageOf(o, ticketIds[i] as number)));
+    await insertAttachments(withPosts, openings.flatMap((o, i) => (files[i] ?? []).map((file) => ({ messageId: (messages[i] as InsertedMessage).id, authorId: o.customer.userId, ...file }))));
+    const opened = messages.map((message, i) => ({ ticketId: ticketIds[i] as number, messageId: message.id }));
+    for (const { ticketId, messageId } of opened) await enqueueTeamAlert(withPosts, { event: 'ticket_created', ticket_id: ticketId, message_id: messageId });
+    return opened;
   });
-  const message = await insertMessage(ctx, {
+}
+
+function ticketRowsOf(o: TicketOpening): NewTicketRows {
+  return {
+    subject: o.subject, customerId: o.customer.userId, customerName: o.customer.name, customerEmail: o.customer.email,
+    source: o.source, priority: 'normal', mailbox: o.mailbox, siteId: o.siteId,
+  };
+}
+
+function firstMessageOf(o: TicketOpening, ticketId: number): NewMessageRows {
+  const { customer } = o;
+  return {
     ticketId, body: o.body, visibility: 'public', authorId: customer.userId, authorName: customer.name,
     authorEmail: customer.email, authorKind: o.authorKind, messageId: o.messageId ?? undefined, inReplyTo: o.inReplyTo,
-  });
-  await attachFiles(site, ctx, message.id, customer.userId, o.files);
-  await enqueueTeamAlert(ctx, { event: 'ticket_created', ticket_id: ticketId, message_id: message.id });
-  return { ticketId, messageId: message.id };
+  };
 }
 
 /** What a repeat must match: the content, with files by their hash. */

@@ -5,7 +5,7 @@
  * exactly what a typed one does. An email carries no ticket version: the version simply moves on.
  */
 import { Site } from '../../wp/site';
-import { openTicket } from './create';
+import { TicketOpening, openTicket } from './create';
 import { ReplyAuthor, storeReply } from './reply';
 import { IncomingFile, Ticket } from './types';
 import { WriteContext } from '../write';
@@ -32,11 +32,16 @@ export interface EmailContent {
 
 /** A new ticket from an email: source `email`, the mailbox's key, the sender as the customer. */
 export function openTicketFromEmail(site: Site, ctx: WriteContext, mailboxKey: string, sender: EmailSender, email: EmailContent): Promise<{ ticketId: number; messageId: number }> {
-  return openTicket(site, ctx, {
+  return openTicket(site, ctx, emailOpening(mailboxKey, sender, email));
+}
+
+/** The ticket an email opens, for openTicket() or, with others, openTickets(). */
+export function emailOpening(mailboxKey: string, sender: EmailSender, email: EmailContent): TicketOpening {
+  return {
     subject: email.subject, body: email.body, source: 'email', mailbox: mailboxKey, files: email.files,
     customer: { userId: sender.userId, name: sender.name, email: sender.address }, authorKind: sender.agent ? 'agent' : 'customer',
     messageId: email.messageId, inReplyTo: email.inReplyTo,
-  });
+  };
 }
 
 /** The ticket's customer answered by email: a public reply that reopens the ticket and fires `customer_replied`. */

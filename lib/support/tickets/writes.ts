@@ -4,7 +4,7 @@
  * caller read (compare-and-set), so of concurrent changes made from one version exactly one wins.
  */
 import { randomBytes } from 'node:crypto';
-import { PostWrites, addPostMeta } from '../../wp/posts';
+import { NewPost, PostWrites, addPostMeta } from '../../wp/posts';
 import { WriteContext } from '../write';
 import { DELIVERY_META, MESSAGE_META, POST_TYPE, TICKET_META, postStatusOf, ATTACHED_FILE_META, CONTENT_ID_META } from './rows';
 import { Message, TicketPriority, TicketStatus } from './types';
@@ -38,10 +38,26 @@ export interface NewTicketRows {
 }
 
 export async function insertTicket(ctx: NewPostsContext, t: NewTicketRows): Promise<number> {
-  const id = await ctx.posts.insert({
+  const id = await ctx.posts.insert(ticketPost(ctx, t));
+  addTicketMeta(ctx, id, t);
+  return id;
+}
+
+/** Several tickets in one statement (emails that each open one, written together); their IDs in order. */
+export async function insertTickets(ctx: NewPostsContext, tickets: NewTicketRows[]): Promise<number[]> {
+  const ids = await ctx.posts.insertMany(tickets.map((t) => ticketPost(ctx, t)));
+  ids.forEach((id, i) => addTicketMeta(ctx, id, tickets[i] as NewTicketRows));
+  return ids;
+}
+
+function ticketPost(ctx: WriteContext, t: NewTicketRows): NewPost {
+  return {
     post_type: POST_TYPE.ticket, post_status: postStatusOf('open'), post_title: t.subject, post_author: t.customerId, date: ctx.dates,
     post_name: (ticketId) => `svc-ticket-${String(ticketId).padStart(6, '0')}`,
-  });
+  };
+}
+
+function addTicketMeta(ctx: NewPostsContext, id: number, t: NewTicketRows): void {
   const meta: Record<string, string | number> = {
     [TICKET_META.priority]: t.priority,
     [TICKET_META.source]: t.source,
@@ -53,7 +69,6 @@ export async function insertTicket(ctx: NewPostsContext, t: NewTicketRows): Prom
   if (t.mailbox) meta[TICKET_META.mailbox] = t.mailbox;
   ctx.posts.addMeta(id, meta);
   ctx.changedTickets.add(id);
-  return id;
 }
 
 export interface NewMessageRows extends Pick<Message, 'ticketId' | 'body' | 'visibility' | 'authorId' | 'authorName' | 'authorEmail' | 'authorKind'> {
@@ -62,11 +77,31 @@ export interface NewMessageRows extends Pick<Message, 'ticketId' | 'body' | 'vis
   inReplyTo?: string | null;
 }
 
-export async function insertMessage(ctx: NewPostsContext, m: NewMessageRows): Promise<{ id: number; messageId: string }> {
-  const id = await ctx.posts.insert({
+export interface InsertedMessage {
+  id: number;
+  messageId: string;
+}
+
+export async function insertMessage(ctx: NewPostsContext, m: NewMessageRows): Promise<InsertedMessage> {
+  const id = await ctx.posts.insert(messagePost(ctx, m));
+  return { id, messageId: addMessageMeta(ctx, id, m) };
+}
+
+/** Several messages in one statement, in order. */
+export async function insertMessages(ctx: NewPostsContext, messages: NewMessageRows[]): Promise<InsertedMessage[]> {
+  const ids = await ctx.posts.insertMany(messages.map((m) => messagePost(ctx, m)));
+  return ids.map((id, i) => ({ id, messageId: addMessageMeta(ctx, id, messages[i] as NewMessageRows) }));
+}
+
+function messagePost(ctx: WriteContext, m: NewMessageRows): NewPost {
+  return {
     post_type: POST_TYPE.message, post_status: m.visibility === 'internal' ? 'private' : 'publish', post_content: m.body,
     post_author: m.authorId, post_parent: m.ticketId, date: ctx.dates,
-  });
+  };
+}
+
+/** Queues the message's meta; returns its Message-ID. */
+function addMessageMeta(ctx: NewPostsContext, id: number, m: NewMessageRows): string {
   const messageId = m.messageId ?? makeMessageId(ctx.home, m.ticketId, id);
   const meta: Record<string, string> = {
     [MESSAGE_META.authorName]: m.authorName,
@@ -76,7 +111,7 @@ export async function insertMessage(ctx: NewPostsContext, m: NewMessageRows): Pr
   };
   if (m.inReplyTo) meta[MESSAGE_META.inReplyTo] = m.inReplyTo;
   ctx.posts.addMeta(id, meta);
-  return { id, messageId };
+  return messageId;
 }
 
 /** A Message-ID unique to this site and message: `<svc.<ticket>.<message>.<random>@<host>>`. */
@@ -85,15 +120,41 @@ export function makeMessageId(home: string, ticketId: number, messageId: number)
   return `<svc.${ticketId}.${messageId}.${randomBytes(6).toString('hex')}@${host}>`;
 }
 
-export async function insertAttachment(ctx: NewPostsContext, a: { messageId: number; authorId: number; filename: string; mimeType: string; file: string; contentId?: string }): Promise<number> {
-  const id = await ctx.posts.insert({
+/** An attachment row: the file is already saved (attachments.ts). */
+export interface NewAttachmentRows {
+  messageId: number;
+  authorId: number;
+  filename: string;
+  mimeType: string;
+  /** The path under the uploads folder (`_wp_attached_file`). */
+  file: string;
+  contentId?: string;
+}
+
+export async function insertAttachment(ctx: NewPostsContext, a: NewAttachmentRows): Promise<number> {
+  const id = await ctx.posts.insert(attachmentPost(ctx, a));
+  addAttachmentMeta(ctx, id, a);
+  return id;
+}
+
+/** Several attachments in one statement. */
+export async function insertAttachments(ctx: NewPostsContext, attachments: NewAttachmentRows[]): Promise<void> {
+  if (!attachments.length) return;
+  const ids = await ctx.posts.insertMany(attachments.map((a) => attachmentPost(ctx, a)));
+  ids.forEach((id, i) => addAttachmentMeta(ctx, id, attachments[i] as NewAttachmentRows));
+}
+
+function attachmentPost(ctx: WriteContext, a: NewAttachmentRows): NewPost {
+  return {
     post_type: POST_TYPE.attachment, post_status: 'inherit', post_title: a.filename, post_name: `svc-file-${randomBytes(6).toString('hex')}`,
     post_author: a.authorId, post_parent: a.messageId, post_mime_type: a.mimeType, date: ctx.dates,
-  });
+  };
+}
+
+function addAttachmentMeta(ctx: NewPostsContext, id: number, a: NewAttachmentRows): void {
   const meta: Record<string, string> = { [ATTACHED_FILE_META]: a.file };
   if (a.contentId) meta[CONTENT_ID_META] = a.contentId;
   ctx.posts.addMeta(id, meta);
-  return id;
 }
 
 export async function insertDelivery(ctx: NewPostsContext, d: { messageId: number; recipient: string }): Promise<number> {

@@ -28,8 +28,13 @@ export async function inTransaction<T>(db: Database, work: (trx: Knex.Transactio
  * a warning, so callers bound their values to the columns (the schemas and checks do).
  */
 export async function insertUnlessTaken(trx: Knex.Transaction, table: string, row: Record<string, unknown>, keyColumns: string[]): Promise<boolean> {
-  const insert = trx(table).insert(row).onConflict(keyColumns).ignore().toSQL();
-  return insertedRows(await trx.raw(insert.sql, insert.bindings)) === 1;
+  return (await insertEachUnlessTaken(trx, table, [row], keyColumns)) === 1;
+}
+
+/** insertUnlessTaken() for several rows in one statement: how many it wrote. */
+export async function insertEachUnlessTaken(trx: Knex.Transaction, table: string, rows: Array<Record<string, unknown>>, keyColumns: string[]): Promise<number> {
+  const insert = trx(table).insert(rows).onConflict(keyColumns).ignore().toSQL();
+  return insertedRows(await trx.raw(insert.sql, insert.bindings));
 }
 
 /** Rows an INSERT wrote, as the drivers report it: mysql2 in a result header, better-sqlite3 as run()'s `changes`. */

@@ -1,0 +1,110 @@
+/**
+ * Mail that opens tickets, written together. While one batch of such messages is being written, those
+ * that arrive wait for the next (up to 16 a batch): one transaction of a few multi-row statements
+ * (openTickets) instead of a dozen statements a message, which is most of what intake costs the server
+ * and the database (docs/performance.md, "Mail intake").
+ *
+ * A message joins when it carries nothing that could continue a ticket (mayOpenTicket in ./intake.ts).
+ * Inside the transaction the batch reads its Message-IDs: a message already stored (a repeat, or one
+ * stored meanwhile by another delivery) leaves the batch, as does a second one with the same Message-ID
+ * or receipt key. Those that leave, and all of a batch that fails (a receipt key taken meanwhile, a
+ * database error), take the one-at-a-time path, which decides each anew.
+ */
+import { Knex } from 'knex';
+import { Site } from '../../wp/site';
+import { openTickets } from '../tickets/create';
+import { EmailContent, EmailSender, emailOpening } from '../tickets/intake';
+import { ticketListsAfterWrite } from '../tickets/list';
+import { writeSupport } from '../write';
+import { Receipt, ReceiptKey, newReceiptId, storeReceipts } from './receipts';
+import { findStoredMessages } from './threading';
+
+/** A message that opens a ticket, as intake read it. */
+export interface Opening {
+  mailboxKey: string;
+  key: ReceiptKey;
+  sender: EmailSender;
+  content: EmailContent;
+}
+
+/** Enough to write most of what arrives while a batch is written, few enough to keep each one short. */
+const MAX_BATCH = 16;
+
+/** The receipt of the stored ticket, or null: the message left the batch and must go one at a time. */
+export function openInBatch(site: Site, opening: Opening): Promise<Receipt | null> {
+  let queue = queues.get(site);
+  if (!queue) queues.set(site, (queue = new OpeningQueue(site)));
+  return queue.add(opening);
+}
+
+const queues = new WeakMap<Site, OpeningQueue>();
+
+interface Waiting {
+  opening: Opening;
+  settle: (receipt: Receipt | null) => void;
+}
+
+/** One site's messages waiting to open tickets; one batch of them is written at a time. */
+class OpeningQueue {
+  private waiting: Waiting[] = [];
+  private writing = false;
+
+  constructor(private readonly site: Site) {}
+
+  add(opening: Opening): Promise<Receipt | null> {
+    return new Promise((settle) => {
+      this.waiting.push({ opening, settle });
+      void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    while (this.waiting.length) {
+      const batch = this.waiting.splice(0, MAX_BATCH);
+      const receipts = await writeBatch(this.site, batch.map((w) => w.opening));
+      batch.forEach((w, i) => w.settle(receipts[i] ?? null));
+    }
+    this.writing = false;
+  }
+}
+
+/** Raised inside the batch's transaction to roll it back: its messages go one at a time. */
+class BatchRefused extends Error {}
+
+/** Each opening's receipt, or null for those that left the batch (all of them when it failed). */
+async function writeBatch(site: Site, openings: Opening[]): Promise<Array<Receipt | null>> {
+  try {
+    return await writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx) => {
+      const joining = await stillNew(ctx.trx, site, openings);
+      const members = openings.filter((_, i) => joining[i]);
+      if (!members.length) return openings.map(() => null);
+      const opened = await openTickets(site, ctx, members.map((o) => emailOpening(o.mailboxKey, o.sender, o.content)));
+      const receipts = new Map(members.map((o, i): [Opening, Receipt] => {
+        const { ticketId, messageId } = opened[i] as { ticketId: number; messageId: number };
+        return [o, { receiptId: newReceiptId(), outcome: 'ticket_created', reason: null, ticketId, messageId }];
+      }));
+      if (!(await storeReceipts(ctx.trx, ctx.tables, [...receipts].map(([o, receipt]) => ({ key: o.key, receipt })), ctx.nowSeconds))) throw new BatchRefused();
+      return openings.map((o) => receipts.get(o) ?? null);
+    });
+  } catch {
+    // Nothing of the batch is stored: each message goes one at a time, and a real fault shows there.
+    return openings.map(() => null);
+  }
+}
+
+/** Which openings may still open a ticket: no message with their Message-ID stored, none earlier in the batch with it or their key. */
+async function stillNew(trx: Knex.Transaction, site: Site, openings: Opening[]): Promise<boolean[]> {
+  const ids = openings.flatMap((o) => (o.content.messageId ? [o.content.messageId] : []));
+  const stored = new Set((await findStoredMessages(trx, site.db, [...new Set(ids)])).map((m) => m.messageId.toLowerCase()));
+  const seen = new Set<string>();
+  return openings.map((o) => {
+    const id = o.content.messageId?.toLowerCase();
+    const key = `${o.key.mailbox}\n${o.key.dedupeKey}`;
+    const fresh = !(id && (stored.has(id) || seen.has(`id:${id}`))) && !seen.has(`key:${key}`);
+    if (id) seen.add(`id:${id}`);
+    seen.add(`key:${key}`);
+    return fresh;
+  });
+}
