@@ -5,18 +5,19 @@
  * and the database (docs/performance.md, "Mail intake").
  *
  * A message joins when it carries nothing that could continue a ticket (mayOpenTicket in ./intake.ts).
- * Inside the transaction the batch reads its Message-IDs: a message already stored (a repeat, or one
- * stored meanwhile by another delivery) leaves the batch, as does a second one with the same Message-ID
- * or receipt key. Those that leave, and all of a batch that fails (a receipt key taken meanwhile, a
- * database error), take the one-at-a-time path, which decides each anew.
+ * Inside the transaction the batch reads its Message-IDs and receipt keys: a message already stored
+ * (a repeat), a delivery already answered (a retry), or a second one in the batch with the same
+ * Message-ID or key leaves the batch. Those that leave, and all of a batch that fails (a key taken
+ * meanwhile by a concurrent copy, a database error), take the one-at-a-time path, which decides each anew.
  */
 import { Knex } from 'knex';
+import { Tables } from '../../wp/db/tables';
 import { Site } from '../../wp/site';
 import { openTickets } from '../tickets/create';
 import { EmailContent, EmailSender, emailOpening } from '../tickets/intake';
 import { ticketListsAfterWrite } from '../tickets/list';
 import { writeSupport } from '../write';
-import { Receipt, ReceiptKey, newReceiptId, storeReceipts } from './receipts';
+import { Receipt, ReceiptKey, keyText, newReceiptId, storeReceipts, storedKeys } from './receipts';
 import { findStoredMessages } from './threading';
 
 /** A message that opens a ticket, as intake read it. */
@@ -61,12 +62,19 @@ class OpeningQueue {
   private async drain(): Promise<void> {
     if (this.writing) return;
     this.writing = true;
-    while (this.waiting.length) {
-      const batch = this.waiting.splice(0, MAX_BATCH);
-      const receipts = await writeBatch(this.site, batch.map((w) => w.opening));
-      batch.forEach((w, i) => w.settle(receipts[i] ?? null));
+    try {
+      while (this.waiting.length) {
+        const batch = this.waiting.splice(0, MAX_BATCH);
+        let receipts: Array<Receipt | null> = [];
+        try {
+          receipts = await writeBatch(this.site, batch.map((w) => w.opening));
+        } finally {
+          batch.forEach((w, i) => w.settle(receipts[i] ?? null));
+        }
+      }
+    } finally {
+      this.writing = false;
     }
-    this.writing = false;
   }
 }
 
@@ -77,7 +85,7 @@ class BatchRefused extends Error {}
 async function writeBatch(site: Site, openings: Opening[]): Promise<Array<Receipt | null>> {
   try {
     return await writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx) => {
-      const joining = await stillNew(ctx.trx, site, openings);
+      const joining = await stillNew(ctx.trx, ctx.tables, site, openings);
       const members = openings.filter((_, i) => joining[i]);
       if (!members.length) return openings.map(() => null);
       const opened = await openTickets(site, ctx, members.map((o) => emailOpening(o.mailboxKey, o.sender, o.content)));
@@ -88,21 +96,26 @@ async function writeBatch(site: Site, openings: Opening[]): Promise<Array<Receip
       if (!(await storeReceipts(ctx.trx, ctx.tables, [...receipts].map(([o, receipt]) => ({ key: o.key, receipt })), ctx.nowSeconds))) throw new BatchRefused();
       return openings.map((o) => receipts.get(o) ?? null);
     });
-  } catch {
-    // Nothing of the batch is stored: each message goes one at a time, and a real fault shows there.
+  } catch (err) {
+    // Nothing of the batch is stored: each message goes one at a time, where a real fault shows too.
+    if (!(err instanceof BatchRefused)) site.logger.warn('mail intake: a batch of new tickets failed; its messages go one at a time', { messages: openings.length, error: String(err) });
     return openings.map(() => null);
   }
 }
 
-/** Which openings may still open a ticket: no message with their Message-ID stored, none earlier in the batch with it or their key. */
-async function stillNew(trx: Knex.Transaction, site: Site, openings: Opening[]): Promise<boolean[]> {
+/**
+ * Which openings may still open a ticket: no message with their Message-ID stored, no receipt with
+ * their key, and none earlier in the batch with either (keys compared as the unique index does).
+ */
+async function stillNew(trx: Knex.Transaction, tables: Tables, site: Site, openings: Opening[]): Promise<boolean[]> {
   const ids = openings.flatMap((o) => (o.content.messageId ? [o.content.messageId] : []));
-  const stored = new Set((await findStoredMessages(trx, site.db, [...new Set(ids)])).map((m) => m.messageId.toLowerCase()));
+  const storedIds = new Set((await findStoredMessages(trx, site.db, [...new Set(ids)])).map((m) => m.messageId.toLowerCase()));
+  const takenKeys = await storedKeys(trx, tables, openings.map((o) => o.key));
   const seen = new Set<string>();
   return openings.map((o) => {
     const id = o.content.messageId?.toLowerCase();
-    const key = `${o.key.mailbox}\n${o.key.dedupeKey}`;
-    const fresh = !(id && (stored.has(id) || seen.has(`id:${id}`))) && !seen.has(`key:${key}`);
+    const key = keyText(o.key);
+    const fresh = !(id && (storedIds.has(id) || seen.has(`id:${id}`))) && !takenKeys.has(key) && !seen.has(`key:${key}`);
     if (id) seen.add(`id:${id}`);
     seen.add(`key:${key}`);
     return fresh;

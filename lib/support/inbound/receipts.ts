@@ -1,9 +1,11 @@
 /**
- * Receipts of accepted mail (`{p}svc_mail_receipts`). A receipt is claimed first thing in the
- * transaction that stores the message, under a unique (mailbox, dedupe key): a concurrent duplicate
- * waits for that transaction and then finds the key taken; a retry after a crash before the commit
- * finds nothing and stores the message anew. The 202 is sent only after the commit, so a receipt ID
- * the sender holds always names a stored outcome.
+ * Receipts of accepted mail (`{p}svc_mail_receipts`), unique by (mailbox, dedupe key) and written in
+ * the transaction that stores the message. One message at a time, the receipt is claimed first thing:
+ * a concurrent duplicate waits for that transaction and then finds the key taken. A batch of new
+ * tickets (./opening-batch.ts) leaves out keys already stored and inserts its receipts last; a key
+ * taken meanwhile rolls the batch back. Either way a retry after a crash before the commit finds
+ * nothing and stores the message anew, and the 202 is sent only after the commit, so a receipt ID the
+ * sender holds always names a stored outcome.
  */
 import { randomBytes } from 'node:crypto';
 import { Knex } from 'knex';
@@ -51,8 +53,28 @@ export async function storeReceipts(trx: Knex.Transaction, tables: Tables, recei
   const rows = receipts.map(({ key, receipt }) => ({
     receipt_id: receipt.receiptId, mailbox: key.mailbox, dedupe_key: key.dedupeKey, outcome: receipt.outcome, reason: receipt.reason,
     ticket_id: receipt.ticketId, message_id: receipt.messageId, created_at: nowSeconds,
-  })).sort((a, b) => (a.mailbox + '\n' + a.dedupe_key < b.mailbox + '\n' + b.dedupe_key ? -1 : 1));
+  })).sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1));
   return (await insertEachUnlessTaken(trx, tables.svc('mail_receipts'), rows, ['mailbox', 'dedupe_key'])) === rows.length;
+}
+
+/** Which of these keys already hold a receipt (compared as MySQL's `_ci` index compares them: case aside). */
+export async function storedKeys(trx: Knex.Transaction, tables: Tables, keys: ReceiptKey[]): Promise<Set<string>> {
+  if (!keys.length) return new Set();
+  // Both columns as lists: the unique index serves it on both engines (a batch has one mailbox, mostly).
+  const rows = await trx(tables.svc('mail_receipts')).whereIn('mailbox', [...new Set(keys.map((k) => k.mailbox))])
+    .whereIn('dedupe_key', [...new Set(keys.map((k) => k.dedupeKey))]).select('mailbox', 'dedupe_key');
+  const wanted = new Set(keys.map(keyText));
+  return new Set(rows.map((r: { mailbox: string; dedupe_key: string }) => keyText({ mailbox: r.mailbox, dedupeKey: r.dedupe_key })).filter((k: string) => wanted.has(k)));
+}
+
+/** A key as one string, case aside (MySQL's unique index holds `A` and `a` to be the same key). */
+export function keyText(key: ReceiptKey): string {
+  return `${key.mailbox}\n${key.dedupeKey}`.toLowerCase();
+}
+
+/** Receipts are inserted in this order, the index's own (case aside), so concurrent batches take their locks alike. */
+function sortKey(row: { mailbox: string; dedupe_key: string }): string {
+  return keyText({ mailbox: row.mailbox, dedupeKey: row.dedupe_key });
 }
 
 /** A new receipt's ID. */

@@ -5,8 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { claimReceipt } from '../../../../lib/support/inbound/receipts';
+import { openInBatch } from '../../../../lib/support/inbound/opening-batch';
 import { IssuedCredentials } from '../../../../lib/support/mailboxes/admin';
+import { inTransaction } from '../../../../lib/wp/db/transaction';
 import { uploadsDirOf } from '../../../../lib/support/tickets/attachments';
+import { eventually } from '../../../harness/eventually';
 import { addTestMailbox, relayPost, newDeliveryId, receipts } from '../../../harness/mail';
 import { OracleSite, openOracle } from '../../../harness/oracle';
 
@@ -131,6 +135,55 @@ describe('mail that opens tickets, arriving together', function () {
     assert.equal(Number(after[0]?.n), Number(before[0]?.n) + 3);
     // The batch that found the delivery's key taken was rolled back: the files it had saved are gone.
     const attached = await knex()('wp_postmeta').where({ meta_key: '_wp_attached_file' }).pluck('meta_value');
+    assert.deepEqual(filesOnDisk().sort(), attached.map(String).sort());
+  });
+
+  it('rolls back a batch whose receipt key a concurrent copy claimed meanwhile, files and all (MariaDB)', async function () {
+    // SQLite runs one transaction at a time: the batch would only start after the copy, and leave its key out.
+    if (oracle.site.db.dialect !== 'mysql') this.skip();
+    const key = { mailbox: 'batch', dedupeKey: `delivery:${newDeliveryId()}` };
+    const sender = { address: 'racer@example.net', name: 'Racer', userId: 0, agent: false };
+    const content = (n: number) => ({
+      subject: `Race ${n}`, body: 'Hello', messageId: `<race-${n}-${newDeliveryId()}@example.net>`, inReplyTo: null,
+      files: [{ filename: 'a.txt', mimeType: 'text/plain', data: Buffer.from(`file ${n}`) }],
+    });
+    const ticketsBefore = await knex()('wp_posts').where({ post_type: 'svc_ticket' }).count({ n: '*' });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    let claimed!: () => void;
+    const copyClaimed = new Promise<void>((resolve) => { claimed = resolve; });
+    // The concurrent copy: its transaction claims the key and stays open until the batch waits on it.
+    const copy = inTransaction(oracle.site.db, async (trx) => {
+      await claimReceipt(trx, oracle.site.db.tables, key, Math.floor(oracle.clock.now() / 1000));
+      claimed();
+      await held;
+    });
+    await copyClaimed;
+    const freshKey = () => ({ mailbox: 'batch', dedupeKey: `delivery:${newDeliveryId()}` });
+    // The first message is written alone at once; the two after it wait and form the next batch.
+    const batch = Promise.all([
+      openInBatch(oracle.site, { mailboxKey: 'batch', key: freshKey(), sender, content: content(0) }),
+      openInBatch(oracle.site, { mailboxKey: 'batch', key, sender, content: content(1) }),
+      openInBatch(oracle.site, { mailboxKey: 'batch', key: freshKey(), sender, content: content(2) }),
+    ]);
+    const batchWaits = async () => {
+      const [rows] = await knex().raw(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
+        WHERE DB = DATABASE() AND COMMAND = 'Query' AND INFO LIKE 'insert ignore into %svc_mail_receipts%'`);
+      return Number(rows[0].n) > 0;
+    };
+    try {
+      await eventually(batchWaits, 5000, 10);
+    } finally {
+      release();
+    }
+    await copy;
+    const [alone, ...together] = await batch;
+    assert.equal(alone?.outcome, 'ticket_created');
+    assert.deepEqual(together, [null, null], 'both messages of the refused batch go one at a time');
+    const ticketsAfter = await knex()('wp_posts').where({ post_type: 'svc_ticket' }).count({ n: '*' });
+    assert.equal(Number(ticketsAfter[0]?.n), Number(ticketsBefore[0]?.n) + 1);
+    const attached = await knex()('wp_postmeta').where({ meta_key: '_wp_attached_file' }).pluck('meta_value');
+    await eventually(async () => filesOnDisk().length === attached.length, 2000, 10);
     assert.deepEqual(filesOnDisk().sort(), attached.map(String).sort());
   });
 });
