@@ -8,8 +8,8 @@ import { Tables } from './db/tables';
 
 /** SQLite's smallest default bound on the variables of one statement (999 before SQLite 3.32). */
 const MAX_SQL_VARIABLES = 999;
-/** A post takes five variables in the UPDATE of several posts: ID and value in each CASE, and its ID in the WHERE. */
-const POSTS_PER_UPDATE = Math.floor(MAX_SQL_VARIABLES / 5);
+/** A post takes up to seven variables in the UPDATE of several posts: ID and value in each of three CASEs, and its ID in the WHERE. */
+const POSTS_PER_UPDATE = Math.floor(MAX_SQL_VARIABLES / 7);
 /** A meta row is three variables. */
 const META_ROWS_PER_INSERT = Math.floor(MAX_SQL_VARIABLES / 3);
 /** A post row is 22 variables. */
@@ -33,6 +33,14 @@ export interface NewPost {
   modified?: { local: string; gmt: string };
 }
 
+/** The post at this index in the same insertMany(), as the parent of another: its ID is not known before. */
+export interface SiblingRef {
+  sibling: number;
+}
+
+/** A post for insertMany(): its parent may be another post of the same call. */
+export type BatchPost = Omit<NewPost, 'post_parent'> & { post_parent?: number | SiblingRef };
+
 /** Inserts a post and sets its guid as WordPress does (`<home>/?post_type=<type>&p=<id>`); returns the ID. */
 export async function insertPost(db: Knex | Knex.Transaction, tables: Tables, home: string, post: NewPost): Promise<number> {
   const writes = new PostWrites(db, tables, home);
@@ -41,11 +49,12 @@ export async function insertPost(db: Knex | Knex.Transaction, tables: Tables, ho
   return id;
 }
 
-/** What WordPress sets on a post once its ID is known. */
+/** What WordPress sets on a post once its ID is known (and a parent inserted with it, once its ID is). */
 interface IdDependentColumns {
   id: number;
   guid: string;
   post_name?: string;
+  post_parent?: number;
 }
 
 interface MetaRow {
@@ -80,8 +89,9 @@ export class PostWrites {
    * lock modes), so each row carries a placeholder slug of its own and the IDs are read back by it
    * through the post_name index; flush() then sets every row's real slug.
    */
-  async insertMany(posts: NewPost[]): Promise<number[]> {
-    if (posts.length === 1) return [await this.insert(posts[0] as NewPost)];
+  async insertMany(posts: BatchPost[]): Promise<number[]> {
+    const [only] = posts;
+    if (posts.length === 1 && typeof only?.post_parent !== 'object') return [await this.insert(only as NewPost)];
     const placeholder = `svc-pending-${randomBytes(8).toString('hex')}-`;
     const names = posts.map((_, i) => `${placeholder}${i}`);
     const rows = posts.map((post, i) => postRow(post, names[i] as string));
@@ -90,13 +100,19 @@ export class PostWrites {
     for (const chunk of chunks(names, MAX_SQL_VARIABLES)) {
       for (const row of await this.db(this.tables.posts).whereIn('post_name', chunk).select('ID', 'post_name')) idByName.set(String(row.post_name), Number(row.ID));
     }
-    return posts.map((post, i) => {
-      const id = idByName.get(names[i] as string);
-      if (id === undefined) throw new Error(`A post inserted as ${names[i]} cannot be read back.`);
-      const fix = idDependentColumns(this.home, post, id);
-      this.fixes.push({ ...fix, post_name: fix.post_name ?? (typeof post.post_name === 'string' ? post.post_name : '') });
+    const ids = names.map((name) => {
+      const id = idByName.get(name);
+      if (id === undefined) throw new Error(`A post inserted as ${name} cannot be read back.`);
       return id;
     });
+    posts.forEach((post, i) => {
+      const id = ids[i] as number;
+      const fix = idDependentColumns(this.home, post, id);
+      fix.post_name ??= typeof post.post_name === 'string' ? post.post_name : '';
+      if (typeof post.post_parent === 'object') fix.post_parent = ids[post.post_parent.sibling];
+      this.fixes.push(fix);
+    });
+    return ids;
   }
 
   /** WP: add_post_meta() for several keys of one post, written at flush(). */
@@ -124,18 +140,20 @@ export class PostWrites {
       await posts.where({ ID: id }).update(columns);
       return;
     }
-    const byId = (column: 'guid' | 'post_name', of: Array<[number, string]>) => this.db.raw(
+    const byId = (column: keyof Omit<IdDependentColumns, 'id'>, of: Array<[number, string | number]>) => this.db.raw(
       `CASE ?? ${of.map(() => 'WHEN ? THEN ?').join(' ')} ELSE ?? END`, ['ID', ...of.flat(), column],
     );
     const update: Record<string, Knex.Raw> = { guid: byId('guid', fixes.map((f) => [f.id, f.guid])) };
-    const named = fixes.flatMap((f): Array<[number, string]> => (f.post_name === undefined ? [] : [[f.id, f.post_name]]));
-    if (named.length) update.post_name = byId('post_name', named);
+    for (const column of ['post_name', 'post_parent'] as const) {
+      const set = fixes.flatMap((f): Array<[number, string | number]> => (f[column] === undefined ? [] : [[f.id, f[column]]]));
+      if (set.length) update[column] = byId(column, set);
+    }
     await posts.whereIn('ID', fixes.map((f) => f.id)).update(update);
   }
 }
 
-/** The row wp_insert_post() writes for `post`, its guid still empty. */
-function postRow(post: NewPost, postName: string): Record<string, string | number> {
+/** The row wp_insert_post() writes for `post`, its guid (and a parent inserted with it) still empty. */
+function postRow(post: BatchPost, postName: string): Record<string, string | number> {
   const modified = post.modified ?? post.date;
   return {
     post_author: post.post_author ?? 0,
@@ -154,7 +172,7 @@ function postRow(post: NewPost, postName: string): Record<string, string | numbe
     post_modified: modified.local,
     post_modified_gmt: modified.gmt,
     post_content_filtered: '',
-    post_parent: post.post_parent ?? 0,
+    post_parent: typeof post.post_parent === 'number' ? post.post_parent : 0,
     guid: '',
     menu_order: post.menu_order ?? 0,
     post_type: post.post_type,
@@ -163,7 +181,7 @@ function postRow(post: NewPost, postName: string): Record<string, string | numbe
   };
 }
 
-function idDependentColumns(home: string, post: NewPost, id: number): IdDependentColumns {
+function idDependentColumns(home: string, post: BatchPost, id: number): IdDependentColumns {
   const guid = post.post_type === 'post' ? `${home}/?p=${id}` : `${home}/?post_type=${post.post_type}&p=${id}`;
   if (typeof post.post_name === 'function') return { id, guid, post_name: post.post_name(id) };
   // WP: a published post with neither slug nor title gets its ID as slug (sanitize_title's fallback).

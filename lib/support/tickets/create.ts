@@ -11,7 +11,7 @@ import { isRequestKeyStored } from '../request-keys';
 import { ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
 import { AuthorKind, Conversation, IncomingFile } from './types';
-import { InsertedMessage, NewMessageRows, NewTicketRows, insertAttachments, insertMessage, insertMessages, insertTicket, insertTickets, withNewPosts } from './writes';
+import { NewMessageRows, NewTicketRows, insertMessage, insertOpenings, insertTicket, withNewPosts } from './writes';
 import { WriteContext, writeSupport } from '../write';
 
 export interface NewTicket {
@@ -78,7 +78,7 @@ export interface TicketOpening {
 export function openTicket(site: Site, ctx: WriteContext, o: TicketOpening): Promise<{ ticketId: number; messageId: number }> {
   return withNewPosts(ctx, async (withPosts) => {
     const ticketId = await insertTicket(withPosts, ticketRowsOf(o));
-    const message = await insertMessage(withPosts, firstMessageOf(o, ticketId));
+    const message = await insertMessage(withPosts, { ...firstMessageOf(o), ticketId });
     await attachFiles(site, withPosts, message.id, o.customer.userId, o.files);
     await enqueueTeamAlert(withPosts, { event: 'ticket_created', ticket_id: ticketId, message_id: message.id });
     return { ticketId, messageId: message.id };
@@ -87,17 +87,16 @@ export function openTicket(site: Site, ctx: WriteContext, o: TicketOpening): Pro
 
 /**
  * Several new tickets in one transaction, row for row what openTicket() writes for each, in a few
- * multi-row statements instead of a few statements a ticket (emails arriving together, inbound/opening-batch.ts).
+ * statements for all of them instead of a few a ticket (emails arriving together, inbound/opening-batch.ts).
  */
 export async function openTickets(site: Site, ctx: WriteContext, openings: TicketOpening[]): Promise<Array<{ ticketId: number; messageId: number }>> {
   // One alone costs fewer statements the one-at-a-time way (no IDs to read back).
   if (openings.length === 1) return [await openTicket(site, ctx, openings[0] as TicketOpening)];
   return withNewPosts(ctx, async (withPosts) => {
     const files = await Promise.all(openings.map((o) => saveFiles(site, withPosts, o.files)));
-    const ticketIds = await insertTickets(withPosts, openings.map(ticketRowsOf));
-    const messages = await insertMessages(withPosts, openings.map((o, i) => firstMessageOf(o, ticketIds[i] as number)));
-    await insertAttachments(withPosts, openings.flatMap((o, i) => (files[i] ?? []).map((file) => ({ messageId: (messages[i] as InsertedMessage).id, authorId: o.customer.userId, ...file }))));
-    const opened = messages.map((message, i) => ({ ticketId: ticketIds[i] as number, messageId: message.id }));
+    const opened = await insertOpenings(withPosts, openings.map((o, i) => ({
+      ticket: ticketRowsOf(o), message: firstMessageOf(o), files: (files[i] ?? []).map((file) => ({ authorId: o.customer.userId, ...file })),
+    })));
     for (const { ticketId, messageId } of opened) await enqueueTeamAlert(withPosts, { event: 'ticket_created', ticket_id: ticketId, message_id: messageId });
     return opened;
   });
@@ -110,10 +109,10 @@ function ticketRowsOf(o: TicketOpening): NewTicketRows {
   };
 }
 
-function firstMessageOf(o: TicketOpening, ticketId: number): NewMessageRows {
+function firstMessageOf(o: TicketOpening): Omit<NewMessageRows, 'ticketId'> {
   const { customer } = o;
   return {
-    ticketId, body: o.body, visibility: 'public', authorId: customer.userId, authorName: customer.name,
+    body: o.body, visibility: 'public', authorId: customer.userId, authorName: customer.name,
     authorEmail: customer.email, authorKind: o.authorKind, messageId: o.messageId ?? undefined, inReplyTo: o.inReplyTo,
   };
 }

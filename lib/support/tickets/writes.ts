@@ -4,7 +4,7 @@
  * caller read (compare-and-set), so of concurrent changes made from one version exactly one wins.
  */
 import { randomBytes } from 'node:crypto';
-import { NewPost, PostWrites, addPostMeta } from '../../wp/posts';
+import { BatchPost, NewPost, PostWrites, addPostMeta } from '../../wp/posts';
 import { WriteContext } from '../write';
 import { DELIVERY_META, MESSAGE_META, POST_TYPE, TICKET_META, postStatusOf, ATTACHED_FILE_META, CONTENT_ID_META } from './rows';
 import { Message, TicketPriority, TicketStatus } from './types';
@@ -43,13 +43,6 @@ export async function insertTicket(ctx: NewPostsContext, t: NewTicketRows): Prom
   return id;
 }
 
-/** Several tickets in one statement (emails that each open one, written together); their IDs in order. */
-export async function insertTickets(ctx: NewPostsContext, tickets: NewTicketRows[]): Promise<number[]> {
-  const ids = await ctx.posts.insertMany(tickets.map((t) => ticketPost(ctx, t)));
-  ids.forEach((id, i) => addTicketMeta(ctx, id, tickets[i] as NewTicketRows));
-  return ids;
-}
-
 function ticketPost(ctx: WriteContext, t: NewTicketRows): NewPost {
   return {
     post_type: POST_TYPE.ticket, post_status: postStatusOf('open'), post_title: t.subject, post_author: t.customerId, date: ctx.dates,
@@ -77,20 +70,9 @@ export interface NewMessageRows extends Pick<Message, 'ticketId' | 'body' | 'vis
   inReplyTo?: string | null;
 }
 
-export interface InsertedMessage {
-  id: number;
-  messageId: string;
-}
-
-export async function insertMessage(ctx: NewPostsContext, m: NewMessageRows): Promise<InsertedMessage> {
+export async function insertMessage(ctx: NewPostsContext, m: NewMessageRows): Promise<{ id: number; messageId: string }> {
   const id = await ctx.posts.insert(messagePost(ctx, m));
   return { id, messageId: addMessageMeta(ctx, id, m) };
-}
-
-/** Several messages in one statement, in order. */
-export async function insertMessages(ctx: NewPostsContext, messages: NewMessageRows[]): Promise<InsertedMessage[]> {
-  const ids = await ctx.posts.insertMany(messages.map((m) => messagePost(ctx, m)));
-  return ids.map((id, i) => ({ id, messageId: addMessageMeta(ctx, id, messages[i] as NewMessageRows) }));
 }
 
 function messagePost(ctx: WriteContext, m: NewMessageRows): NewPost {
@@ -137,13 +119,6 @@ export async function insertAttachment(ctx: NewPostsContext, a: NewAttachmentRow
   return id;
 }
 
-/** Several attachments in one statement. */
-export async function insertAttachments(ctx: NewPostsContext, attachments: NewAttachmentRows[]): Promise<void> {
-  if (!attachments.length) return;
-  const ids = await ctx.posts.insertMany(attachments.map((a) => attachmentPost(ctx, a)));
-  ids.forEach((id, i) => addAttachmentMeta(ctx, id, attachments[i] as NewAttachmentRows));
-}
-
 function attachmentPost(ctx: WriteContext, a: NewAttachmentRows): NewPost {
   return {
     post_type: POST_TYPE.attachment, post_status: 'inherit', post_title: a.filename, post_name: `svc-file-${randomBytes(6).toString('hex')}`,
@@ -155,6 +130,37 @@ function addAttachmentMeta(ctx: NewPostsContext, id: number, a: NewAttachmentRow
   const meta: Record<string, string> = { [ATTACHED_FILE_META]: a.file };
   if (a.contentId) meta[CONTENT_ID_META] = a.contentId;
   ctx.posts.addMeta(id, meta);
+}
+
+/** A new ticket with its first message and files: insertOpenings() gives the message and files their parents' IDs. */
+export interface NewOpeningRows {
+  ticket: NewTicketRows;
+  message: Omit<NewMessageRows, 'ticketId'>;
+  files: Array<Omit<NewAttachmentRows, 'messageId'>>;
+}
+
+/**
+ * Several new tickets, each with its first message and files, in one multi-row INSERT (emails that
+ * arrive together): a message's parent (its ticket) and a file's (its message) are set with the guids,
+ * once the IDs are read back. The rows are those insertTicket(), insertMessage() and insertAttachment()
+ * write. Returns each ticket's ID and its message's.
+ */
+export async function insertOpenings(ctx: NewPostsContext, openings: NewOpeningRows[]): Promise<Array<{ ticketId: number; messageId: number }>> {
+  const count = openings.length;
+  const ids = await ctx.posts.insertMany([
+    ...openings.map((o) => ticketPost(ctx, o.ticket)),
+    ...openings.map((o, i): BatchPost => ({ ...messagePost(ctx, { ...o.message, ticketId: 0 }), post_parent: { sibling: i } })),
+    ...openings.flatMap((o, i) => o.files.map((f): BatchPost => ({ ...attachmentPost(ctx, { ...f, messageId: 0 }), post_parent: { sibling: count + i } }))),
+  ]);
+  let file = 2 * count;
+  return openings.map((o, i) => {
+    const ticketId = ids[i] as number;
+    const messageId = ids[count + i] as number;
+    addTicketMeta(ctx, ticketId, o.ticket);
+    addMessageMeta(ctx, messageId, { ...o.message, ticketId });
+    for (const f of o.files) addAttachmentMeta(ctx, ids[file++] as number, { ...f, messageId });
+    return { ticketId, messageId };
+  });
 }
 
 export async function insertDelivery(ctx: NewPostsContext, d: { messageId: number; recipient: string }): Promise<number> {
