@@ -108,7 +108,7 @@ async function mayOpenTicket(site: Site, mailbox: Mailbox, email: ParsedEmail, s
 }
 
 /** The message as conversation: trimmed text, its files, and the whole original as `original.eml`. */
-function contentOf(email: ParsedEmail, raw: Buffer): EmailContent {
+export function contentOf(email: ParsedEmail, raw: Buffer): EmailContent {
   return {
     subject: email.subject || '(no subject)',
     body: trimQuoted(email.text),
