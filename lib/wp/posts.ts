@@ -8,8 +8,6 @@ import { Tables } from './db/tables';
 
 /** SQLite's smallest default bound on the variables of one statement (999 before SQLite 3.32). */
 const MAX_SQL_VARIABLES = 999;
-/** A post takes up to seven variables in the UPDATE of several posts: ID and value in each of three CASEs, and its ID in the WHERE. */
-const POSTS_PER_UPDATE = Math.floor(MAX_SQL_VARIABLES / 7);
 /** A meta row is three variables. */
 const META_ROWS_PER_INSERT = Math.floor(MAX_SQL_VARIABLES / 3);
 /** A post row is 22 variables. */
@@ -126,7 +124,9 @@ export class PostWrites {
     const meta = this.meta;
     this.fixes = [];
     this.meta = [];
-    for (const chunk of chunks(fixes, POSTS_PER_UPDATE)) await this.setIdDependentColumns(chunk);
+    // A post takes, in the UPDATE of several, its ID in the WHERE and an ID and a value in each CASE.
+    const cases = 1 + (['post_name', 'post_parent'] as const).filter((column) => fixes.some((f) => f[column] !== undefined)).length;
+    for (const chunk of chunks(fixes, Math.floor(MAX_SQL_VARIABLES / (1 + 2 * cases)))) await this.setIdDependentColumns(chunk);
     for (const chunk of chunks(meta, META_ROWS_PER_INSERT)) await this.db(this.tables.postmeta).insert(chunk);
   }
 

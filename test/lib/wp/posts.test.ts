@@ -104,4 +104,35 @@ describe('PostWrites', function () {
     const meta = await postMetaFor(knex, tables, ids);
     ids.forEach((id, i) => assert.deepEqual([...singleMetaValues(meta.get(id))], [['_svc_a', String(i)], ['_svc_b', 'b']]));
   });
+
+  it('inserts many posts in a few statements, each with the ID, slug, guid and parent (another of them) it would get alone', async () => {
+    const { knex, tables } = oracle.site.db;
+    const queries: string[] = [];
+    const listen = (q: { sql: string }) => queries.push(q.sql);
+    const ids = await knex.transaction(async (trx) => {
+      const writes = new PostWrites(trx, tables, home);
+      knex.on('query', listen);
+      try {
+        // 100 parents, then a child of each: more rows than one SQLite INSERT may hold (45).
+        const inserted = await writes.insertMany([
+          ...Array.from({ length: 100 }, (_, i) => ({ post_type: 'svc_test', post_status: 'publish', date, post_title: `Parent ${i}`, post_name: (id: number) => `parent-${id}` })),
+          ...Array.from({ length: 100 }, (_, i) => ({ post_type: 'svc_test', post_status: 'publish', date, post_parent: { sibling: i }, post_name: i % 2 ? 'named' : undefined })),
+        ]);
+        await writes.flush();
+        return inserted;
+      } finally {
+        knex.off('query', listen);
+      }
+    });
+    assert.ok(queries.length <= 10, `${queries.length} statements:\n${queries.join('\n')}`);
+    type Row = { ID: number; guid: string; post_name: string; post_parent: number; post_title: string };
+    const rows: Row[] = await knex(tables.posts).whereIn('ID', ids).select('ID', 'guid', 'post_name', 'post_parent', 'post_title');
+    const byId = new Map(rows.map((r) => [Number(r.ID), r]));
+    ids.forEach((id, i) => {
+      const row = byId.get(id) as Row;
+      assert.equal(row.guid, `${home}/?post_type=svc_test&p=${id}`);
+      if (i < 100) assert.deepEqual([row.post_title, row.post_name, Number(row.post_parent)], [`Parent ${i}`, `parent-${id}`, 0]);
+      else assert.deepEqual([row.post_name, Number(row.post_parent)], [i % 2 ? 'named' : String(id), ids[i - 100]]);
+    });
+  });
 });
