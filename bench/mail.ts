@@ -46,22 +46,20 @@ export async function mailSuite(args: Record<string, string>, connections: numbe
   let cpuMs: number | undefined;
   let loadCpuMs = 0;
   let databaseCpuMs: number | undefined;
+  const database = localMariadbPid();
   try {
     const sample = message(0);
     log(`mail intake: messages of ${(sample.length / 1024).toFixed(1)} KB; ${connections} connections, ${duration} s; ${indexesLabel}`);
     const cpuBefore = cpuTimeMs(server.pid);
     const loadBefore = process.cpuUsage();
-    const database = localMariadbPid();
     const databaseBefore = cpuTimeMs(database);
     result = await measure(`Understudy POST /webhooks/relay (${(sample.length / 1024).toFixed(0)} KB MIME, ${indexesLabel})`, {
       url: `http://127.0.0.1:${port}`, requests: [relayRequest(routeKey, secret)], connections, duration, server, cold: true,
     });
-    const cpuAfter = cpuTimeMs(server.pid);
-    if (cpuBefore !== undefined && cpuAfter !== undefined) cpuMs = cpuAfter - cpuBefore;
+    cpuMs = cpuTimeSince(server.pid, cpuBefore);
     const load = process.cpuUsage(loadBefore);
     loadCpuMs = (load.user + load.system) / 1000;
-    const databaseAfter = cpuTimeMs(database);
-    if (databaseBefore !== undefined && databaseAfter !== undefined) databaseCpuMs = databaseAfter - databaseBefore;
+    databaseCpuMs = cpuTimeSince(database, databaseBefore);
   } finally {
     await stop(server);
   }
@@ -93,6 +91,12 @@ function cpuTimeMs(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** CPU time a process spent since `before` (cpuTimeMs), or undefined where it cannot be read. */
+function cpuTimeSince(pid: number | undefined, before: number | undefined): number | undefined {
+  const now = cpuTimeMs(pid);
+  return before === undefined || now === undefined ? undefined : now - before;
 }
 
 function removeOldRuns(): void {

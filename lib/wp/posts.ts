@@ -88,8 +88,6 @@ export class PostWrites {
    * through the post_name index; flush() then sets every row's real slug.
    */
   async insertMany(posts: BatchPost[]): Promise<number[]> {
-    const [only] = posts;
-    if (posts.length === 1 && typeof only?.post_parent !== 'object') return [await this.insert(only as NewPost)];
     const placeholder = `svc-pending-${randomBytes(8).toString('hex')}-`;
     const names = posts.map((_, i) => `${placeholder}${i}`);
     const rows = posts.map((post, i) => postRow(post, names[i] as string));

@@ -50,10 +50,11 @@ export async function completeReceipt(trx: Knex.Transaction, tables: Tables, rec
  * In key order, so that two batches holding some of the same keys cannot deadlock on each other.
  */
 export async function storeReceipts(trx: Knex.Transaction, tables: Tables, receipts: Array<{ key: ReceiptKey; receipt: Receipt }>, nowSeconds: number): Promise<boolean> {
-  const rows = receipts.map(({ key, receipt }) => ({
+  // The index's own order (case aside), so that concurrent batches take their locks alike.
+  const rows = [...receipts].sort((a, b) => (keyText(a.key) < keyText(b.key) ? -1 : 1)).map(({ key, receipt }) => ({
     receipt_id: receipt.receiptId, mailbox: key.mailbox, dedupe_key: key.dedupeKey, outcome: receipt.outcome, reason: receipt.reason,
     ticket_id: receipt.ticketId, message_id: receipt.messageId, created_at: nowSeconds,
-  })).sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1));
+  }));
   return (await insertEachUnlessTaken(trx, tables.svc('mail_receipts'), rows, ['mailbox', 'dedupe_key'])) === rows.length;
 }
 
@@ -70,11 +71,6 @@ export async function storedKeys(trx: Knex.Transaction, tables: Tables, keys: Re
 /** A key as one string, case aside (MySQL's unique index holds `A` and `a` to be the same key). */
 export function keyText(key: ReceiptKey): string {
   return `${key.mailbox}\n${key.dedupeKey}`.toLowerCase();
-}
-
-/** Receipts are inserted in this order, the index's own (case aside), so concurrent batches take their locks alike. */
-function sortKey(row: { mailbox: string; dedupe_key: string }): string {
-  return keyText({ mailbox: row.mailbox, dedupeKey: row.dedupe_key });
 }
 
 /** A new receipt's ID. */
