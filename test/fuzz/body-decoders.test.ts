@@ -290,6 +290,31 @@ const TARGETS: Target[] = [
   { kind: 'ajax', path: '/wp-admin/admin-ajax.php?action=frm_form_submit', methods: ['POST'] },
 ];
 
+/**
+ * Every REST route the product registers and every admin-ajax action, anonymous: each URL parameter
+ * filled from values that name something (an oracle ticket, a UUID) and values that name nothing.
+ */
+const SURFACE = buildSurface();
+const URL_PARAM_VALUES: Record<string, string[]> = {
+  '[\\d]+': ['1', '158', '0', '99999999999999999999'],
+  '[\\w-]+': ['main', 'site-1', 'x', '_'.repeat(300)],
+  '[^/]+': ['understudy', '%00', 'a%2Fb', '%C3%A9'],
+  '[0-9a-fA-F-]{36}': ['40fd36d7-c4a9-4f01-9605-d80d06d269d2', '00000000-0000-0000-0000-000000000000'],
+};
+const EVERY_ROUTE: Target[] = SURFACE.rest.all.flatMap((route) => {
+  const methods = [...new Set(route.endpoints.flatMap((e) => e.methods))];
+  let paths = [route.fullRoute];
+  for (const [, name, pattern] of route.fullRoute.matchAll(/\(\?P<(\w+)>(.+?)\)(?=\/|$)/g)) {
+    const values = URL_PARAM_VALUES[pattern as string];
+    if (!values) throw new Error(`no fuzz values for ${name}'s pattern ${pattern} in ${route.fullRoute}`);
+    paths = paths.flatMap((p) => values.map((v) => p.replace(`(?P<${name}>${pattern})`, v)));
+  }
+  return paths.map((p) => ({ kind: 'rest' as const, path: `/wp-json${p}`, methods }));
+});
+const EVERY_ACTION: Target[] = SURFACE.ajax.actionNames.map((action) => ({
+  kind: 'ajax' as const, path: `/wp-admin/admin-ajax.php?action=${action}`, methods: ['POST', 'GET'],
+}));
+
 const BOUNDARY_CHARS = [...'abcXYZ0189\'()+_,-./:=?'];
 const boundaryArb = fc.string({ unit: fc.constantFrom(...BOUNDARY_CHARS), minLength: 1, maxLength: 70 });
 
@@ -411,7 +436,9 @@ const bodyArb: fc.Arbitrary<Body> = fc.oneof(
 );
 
 const requestArb: fc.Arbitrary<FuzzRequest> = fc.record({
-  target: fc.constantFrom(...TARGETS),
+  target: fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...TARGETS) }, { weight: 1, arbitrary: fc.constantFrom(...EVERY_ROUTE, ...EVERY_ACTION) }),
+  // Now and then a query string of its own, decoded as PHP would: arguments, `rest_route`, brackets.
+  query: fc.option(queryText, { freq: 3 }),
   method: fc.nat(),
   body: bodyArb,
   // Most bodies keep the type they were built for; the rest are sent with another, or with none.
@@ -425,13 +452,23 @@ const requestArb: fc.Arbitrary<FuzzRequest> = fc.record({
     { weight: 5, arbitrary: fc.constant({}) },
     { weight: 1, arbitrary: fc.record({ 'X-HTTP-Method-Override': fc.constantFrom('PUT', 'DELETE', 'GET', 'BOGUS'), 'X-WP-Nonce': headerText, Cookie: headerText }, { requiredKeys: [] }) },
   ),
-}).map(({ target, method, body, retype, extra }) => {
+}).map(({ target, query, method, body, retype, extra }) => {
   const contentType = retype === 'keep' ? body.contentType : retype;
   const headers: Record<string, string> = { ...extra };
   if (contentType !== null) headers['Content-Type'] = contentType;
-  const request = { method: target.methods[method % target.methods.length] as string, path: target.path, headers, body: body.bytes };
+  const path = query === null ? target.path : `${target.path}${target.path.includes('?') ? '&' : '?'}${urlSafe(query)}`;
+  const request = { method: target.methods[method % target.methods.length] as string, path, headers, body: body.bytes };
   return shown(request, requestText(request));
 });
+
+/**
+ * A query text as a request line can carry it: its UTF-8 bytes, those outside printable ASCII (and
+ * `#`) percent-encoded, broken escapes left as they are; cut to 4 KB, within Node's header limit.
+ */
+function urlSafe(text: string): string {
+  const bytes = Buffer.from(text, 'utf8').subarray(0, 4_096);
+  return [...bytes].map((b) => (b > 0x20 && b < 0x7f && b !== 0x23 ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`)).join('');
+}
 
 // ---------------------------------------------------------------------------------------------
 // What every answer must be
@@ -447,10 +484,13 @@ function assertAnswered(request: FuzzRequest, outcome: FuzzOutcome): void {
     if (text === '0' || text === '-1') return;
     let json: any;
     assert.doesNotThrow(() => { json = JSON.parse(text); }, `admin-ajax answered neither 0, -1 nor JSON: ${what}`);
-    // Besides the body's: `action` from the query.
-    if (json?.success === true && json.data?.params) assertEchoWithinLimits(request, json.data.params, 1);
+    // Besides the body's: the query's (`action` among them).
+    if (json?.success === true && json.data?.params) assertEchoWithinLimits(request, json.data.params, 0);
     return;
   }
+  // WP: an empty `rest_route` ('' or '0') makes no REST request at all: the front end's 404 answers.
+  const routed = parsePhpQuery(request.path.split('?').slice(1).join('?')).rest_route;
+  if (routed === '' || routed === '0') return assert.equal(outcome.status, 404, what);
   assert.equal(outcome.headers['content-type'], 'application/json; charset=UTF-8', what);
   let json: any;
   assert.doesNotThrow(() => { json = JSON.parse(text); }, `not JSON: ${what}`);
@@ -459,14 +499,18 @@ function assertAnswered(request: FuzzRequest, outcome: FuzzOutcome): void {
     assert.equal(typeof json.message, 'string', what);
     assert.equal(json.data?.status, outcome.status, what);
   } else if (json?.params && request.path.includes('/test/v1/echo/')) {
-    // Besides the body's: the URL's `slot`, and `rest_route` from the query.
-    assertEchoWithinLimits(request, json.params, 2);
+    // Besides the body's: the URL's `slot`, and the query's (`rest_route` among them).
+    assertEchoWithinLimits(request, json.params, 1);
   }
 }
 
-/** The parameters a route was given from a form or multipart body: PHP's limits hold (JSON bodies may nest to 512). */
-function assertEchoWithinLimits(request: FuzzRequest, decoded: Record<string, unknown>, fromElsewhere: number): void {
+/**
+ * The parameters a route was given from a form or multipart body: PHP's limits hold (JSON bodies may
+ * nest to 512). Besides the body's, a route may hold the query's variables and `fromPath` of its URL.
+ */
+function assertEchoWithinLimits(request: FuzzRequest, decoded: Record<string, unknown>, fromPath: number): void {
   if (isJsonContentType(request.headers['Content-Type'])) return;
+  const fromElsewhere = fromPath + Object.keys(parsePhpQuery(request.path.split('?').slice(1).join('?'))).length;
   const what = explain(request, { kind: 'answer', status: 200, headers: {}, body: Buffer.from(JSON.stringify(decoded).slice(0, 300)) });
   assert.ok(depth(decoded) <= MAX_INPUT_NESTING_LEVEL + 1, `nested ${depth(decoded)} levels: ${what}`);
   assert.ok(Object.keys(decoded).length <= FORM_BODY_COUNT.maxVars + fromElsewhere, `${Object.keys(decoded).length} parameters: ${what}`);

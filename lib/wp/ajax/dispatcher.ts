@@ -64,6 +64,11 @@ export class AjaxRegistry {
     return this.actions.get(action);
   }
 
+  /** The registered action names, in registration order. */
+  get actionNames(): string[] {
+    return [...this.actions.keys()];
+  }
+
   get largestBody(): number {
     return Math.max(DEFAULT_MAX_BODY_BYTES, ...[...this.actions.values()].map((a) => a.maxBodyBytes ?? 0));
   }
