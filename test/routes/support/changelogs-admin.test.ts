@@ -9,6 +9,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { createProduct } from '../../../lib/support/changelogs/admin';
 import { Product } from '../../../lib/support/changelogs/store';
+import { parseOutgoingAllow } from '../../../lib/wp/http/outgoing-allow';
 import { API, as } from '../../harness/support';
 import { Listening, listen } from '../../harness/http';
 import { OracleSite, openOracle } from '../../harness/oracle';
@@ -22,12 +23,13 @@ describe('POST /support/v1/changelogs/admin/…', function () {
   let product: Product;
 
   before(async () => {
-    oracle = await openOracle();
     server = await listen((req, res) => {
       if (req.url === '/readme.txt') return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end(fixture('readme.txt'));
       if (req.url === '/down') return void res.writeHead(500).end('oops');
       res.writeHead(404).end('not here');
     });
+    // The suite's source is on loopback: the operator's setting lets this one port through.
+    oracle = await openOracle({ outgoingAllow: parseOutgoingAllow(`127.0.0.1:${new URL(server.url).port}`) });
     product = await createProduct(oracle.site, { name: 'Acme Contact Forms', source: `${server.url}/readme.txt`, kind: 'readme' });
   });
   after(async () => {

@@ -16,6 +16,7 @@ import { Product, findProductById } from '../../../../lib/support/changelogs/sto
 import { probeSource, syncProduct } from '../../../../lib/support/changelogs/sync';
 import { updateProduct } from '../../../../lib/support/changelogs/writes';
 import { changelogSyncHandler } from '../../../../lib/support/jobs/handlers/changelog-sync';
+import { parseOutgoingAllow } from '../../../../lib/wp/http/outgoing-allow';
 import { jobHandlers } from '../../../../lib/worker';
 import { Listening, listen } from '../../../harness/http';
 import { OracleSite, openOracle } from '../../../harness/oracle';
@@ -39,7 +40,6 @@ describe('changelog sync from an HTTP source', function () {
   const hanging: http.ServerResponse[] = [];
 
   before(async () => {
-    oracle = await openOracle();
     server = await listen((req, res) => {
       const send = (status: number, type: string, body: string | Buffer) => res.writeHead(status, { 'Content-Type': type }).end(body);
       switch (req.url) {
@@ -56,9 +56,13 @@ describe('changelog sync from an HTTP source', function () {
         case '/huge': return streamHuge(res);
         case '/huge-declared': return res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(3 * 1024 * 1024) }).end();
         case '/hang': hanging.push(res); return undefined;
+        case '/hang-after-head': res.writeHead(200, { 'Content-Type': 'text/plain' }).write('= 1.0 =\n'); hanging.push(res); return undefined;
+        case '/reset': return req.socket.destroy();
         default: return send(404, 'text/plain', 'no');
       }
     });
+    // The suite's source is on loopback: the operator's setting lets this one port through.
+    oracle = await openOracle({ outgoingAllow: parseOutgoingAllow(`127.0.0.1:${new URL(server.url).port}`) });
   });
   after(async () => {
     for (const res of hanging) res.destroy();
@@ -159,7 +163,9 @@ describe('changelog sync from an HTTP source', function () {
   });
 
   const failures: Array<[string, string, RegExp]> = [
-    ['/hang', 'timeout', /did not answer within 0.4 s/],
+    ['/hang', 'unreachable', /^The source could not be reached\.$/],
+    ['/reset', 'unreachable', /^The source could not be reached\.$/],
+    ['/hang-after-head', 'timeout', /did not finish answering within 0.4 s/],
     ['/missing', 'http_status', /HTTP 404/],
     ['/broken', 'http_status', /HTTP 503/],
     ['/binary', 'bad_content', /not text/],
@@ -188,14 +194,14 @@ describe('changelog sync from an HTTP source', function () {
   it('probes a source without saving anything', async () => {
     const posts = async () => Number(((await oracle.site.db.knex('wp_posts').count({ n: '*' }))[0] as { n: number }).n);
     const count = await posts();
-    assert.deepEqual(await probeSource(`${server.url}/CHANGELOG.md`, 'auto', LIMITS), {
+    assert.deepEqual(await probeSource(oracle.site, `${server.url}/CHANGELOG.md`, 'auto', LIMITS), {
       ok: true, url: `${server.url}/CHANGELOG.md`, kind: 'changelog', format: 'keep-a-changelog', count: 6,
       newest: ['2.0.0', '2.0.0-rc.1', '2.0.0-beta.10', '2.0.0-beta.2', '1.4.1'],
     });
-    assert.deepEqual(await probeSource(`${server.url}/missing`, 'auto', LIMITS), {
+    assert.deepEqual(await probeSource(oracle.site, `${server.url}/missing`, 'auto', LIMITS), {
       ok: false, url: `${server.url}/missing`, error: { code: 'http_status', message: 'The source answered HTTP 404.', status: 404 },
     });
-    const asReadme = await probeSource(`${server.url}/CHANGELOG.md`, 'readme', LIMITS);
+    const asReadme = await probeSource(oracle.site, `${server.url}/CHANGELOG.md`, 'readme', LIMITS);
     assert.equal(asReadme.ok ? '' : asReadme.error.code, 'bad_content');
     assert.equal(await posts(), count);
   });
