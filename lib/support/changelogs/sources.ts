@@ -6,7 +6,7 @@
  * no release is found is bad content.
  */
 import { FetchLimits, SOURCE_LIMITS, SourceError, SourceFetch, fetchSource } from './fetch';
-import { ChangelogFormat, ParsedRelease, dateIn, newestFirstUnique, parseChangelog } from './parse';
+import { ChangelogFormat, ParsedRelease, dateIn, newestFirstUnique, parseChangelog, releasePage } from './parse';
 import { SourceKind } from './store';
 import { compareVersions, isPrerelease, normalizeVersion, parseVersion } from './version';
 
@@ -61,7 +61,7 @@ function githubReleases(text: string): ParsedRelease[] {
       version,
       date: dateIn(published),
       notes: typeof item.body === 'string' ? item.body.replace(/\r\n?/g, '\n').trim() : '',
-      url: typeof item.html_url === 'string' && /^https?:\/\//i.test(item.html_url) ? item.html_url : null,
+      url: typeof item.html_url === 'string' ? releasePage(item.html_url) : null,
       // A release GitHub calls a pre-release is one, whatever its tag; so is a tag that says so.
       prerelease: item.prerelease === true || isPrerelease(version),
     });

@@ -61,6 +61,16 @@ describe('POST /support/v1/changelogs/admin/…', function () {
       assertRestError(await request(oracle.app).post(`${API}/changelogs/admin/parse`).send({ text: 'x' }), 401, 'rest_forbidden');
     });
 
+    it('keeps a release page as WordPress keeps a URL (esc_url_raw): no ", < or > left in it', async () => {
+      const text = [
+        '## [1.2.0](https://example.com/r?a="<b>") - 2026-01-05', '### Added', '- One.', '',
+        '## [1.1.0] - 2025-12-01', '### Fixed', '- Two.', '',
+        '[1.1.0]: https://example.com/compare/1.0...1.1"><img/src=x>',
+      ].join('\n');
+      const res = await as(oracle.app, 'manager1').post(`${API}/changelogs/admin/parse`).send({ text });
+      assert.deepEqual(res.body.releases.map((r: { url: string }) => r.url), ['https://example.com/r?a=b', 'https://example.com/compare/1.0...1.1img/src=x']);
+    });
+
     it('needs text', async () => {
       assertRestError(await as(oracle.app, 'manager1').post(`${API}/changelogs/admin/parse`).send({}), 400, 'rest_missing_callback_param');
     });

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import request from 'supertest';
 import { JobWorker } from '../../../../lib/jobs/worker';
 import { createProduct } from '../../../../lib/support/changelogs/admin';
 import { FetchLimits } from '../../../../lib/support/changelogs/fetch';
@@ -46,6 +47,7 @@ describe('changelog sync from an HTTP source', function () {
         case '/readme.txt': return send(200, 'text/plain; charset=utf-8', readme);
         case '/CHANGELOG.md': return send(200, 'text/markdown', fixture('keep-a-changelog.md'));
         case '/releases.json': return send(200, 'application/json', JSON.stringify(GITHUB_RELEASES));
+        case '/hostile-links.json': return send(200, 'application/json', JSON.stringify([{ tag_name: 'v3.0.0', body: '- Three', html_url: `${GITHUB_RELEASES[1]?.html_url}"><script>alert(1)</script>` }]));
         case '/moved': return res.writeHead(301, { Location: '/readme.txt' }).end();
         case '/to-file': return res.writeHead(302, { Location: 'file:///etc/passwd' }).end();
         case '/missing': return send(404, 'text/html', '<h1>Not found</h1>');
@@ -160,6 +162,16 @@ describe('changelog sync from an HTTP source', function () {
     assert.equal(metaOf('2.0.0', '_svc_url'), 'https://github.com/acme/tool/releases/tag/v2.0.0');
     assert.equal(metaOf('1.9.0', '_svc_url'), '', 'a javascript: URL is no release page');
     assert.equal(rows.find((r: { post_title: string }) => r.post_title === '2.0.0').post_content, 'Big one.\n\n- New engine');
+  });
+
+  it('keeps a release page as WordPress keeps a URL (esc_url_raw): no ", < or > stored or served', async () => {
+    const p = await product('/hostile-links.json');
+    assert.equal((await syncProduct(oracle.site, p, LIMITS)).added, 1);
+    const { meta } = await releaseRows(p);
+    const page = 'https://github.com/acme/tool/releases/tag/v2.0.0scriptalert(1)/script';
+    assert.equal(meta.find((m: { meta_key: string }) => m.meta_key === '_svc_url')?.meta_value, page);
+    const served = await request(oracle.app).get(`/wp-json/support/v1/changelogs/${p.slug}`);
+    assert.equal(served.body[0].url, page);
   });
 
   const failures: Array<[string, string, RegExp]> = [
