@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DbTarget } from './db/database';
+import { OutgoingAllowance, parseOutgoingAllow } from './http/outgoing-allow';
 import { SALT_CONSTANTS, SaltConstants, generateSecret } from './salts';
 import { DbHostParts, connectionTarget, parseDbHost, readWpConfig, siteConfigFromWpConfig } from './wp-config';
 
@@ -31,6 +32,8 @@ export interface SiteConfig {
   seedDemo: boolean;
   /** SMTP_URL (`smtp://` or `smtps://`): where outgoing email goes; absent = `.eml` files in <dataDir>/outbox. */
   smtpUrl?: string;
+  /** OUTGOING_ALLOW: where outgoing requests (changelog sources) may go beyond public web ports (http/outgoing-allow.ts). */
+  outgoingAllow?: OutgoingAllowance;
 }
 
 export interface ServerConfig {
@@ -43,7 +46,10 @@ type Env = Record<string, string | undefined>;
 /** Resolves the site configuration from the environment (see the module comment for the order). */
 export function loadSiteConfig(env: Env = process.env, cwd: string = process.cwd()): SiteConfig {
   const config = resolveSite(env, cwd);
-  return { ...config, uploadsDir: path.resolve(cwd, env.UPLOADS_DIR || path.join(config.dataDir, 'uploads')), smtpUrl: smtpUrlOf(env.SMTP_URL) };
+  return {
+    ...config, uploadsDir: path.resolve(cwd, env.UPLOADS_DIR || path.join(config.dataDir, 'uploads')), smtpUrl: smtpUrlOf(env.SMTP_URL),
+    outgoingAllow: parseOutgoingAllow(env.OUTGOING_ALLOW),
+  };
 }
 
 function smtpUrlOf(value: string | undefined): string | undefined {

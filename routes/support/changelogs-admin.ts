@@ -65,7 +65,7 @@ async function probe(req: RestRequest<unknown, ProbeParams>): Promise<unknown> {
     if (!(err instanceof SourceError)) throw err;
     throw new WpError('rest_invalid_param', 'Invalid parameter(s): url', 400, { params: { url: err.message } });
   }
-  return probeSource(url, kind);
+  return probeSource(req.site, url, kind);
 }
 
 /** WP: a post that does not exist is a 404 before any capability is asked (rest_post_invalid_id). */

@@ -13,7 +13,7 @@ export const siteOperations = {
     name: { description: "The customer's name.", type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', required: true },
     subject: { $ref: 'ticket#/properties/subject', required: true },
     message: { description: 'The first message.', $ref: 'message#/properties/body', required: true },
-    page_url: { description: 'The page the customer wrote from (http or https).', type: 'string', maxLength: 2048, pattern: '^https?://\\S+$' },
+    page_url: { description: 'The page the customer wrote from (http or https).', type: 'string', format: 'uri', maxLength: 2048, pattern: '^https?://\\S+$' },
     metadata: { description: "Server requests only: any JSON object, kept with the ticket and shown to agents.", type: 'object' },
     attachments: {
       description: 'Server requests only: files, base64. Their type comes from their bytes, as for every ticket attachment.',

@@ -63,12 +63,15 @@ export function oracleConfig(scratch: ScratchDatabase): SiteConfig {
   };
 }
 
-/** The oracle site, served by Understudy, with the clock at the moment its credentials were issued. */
-export async function openOracle(): Promise<OracleSite> {
+/**
+ * The oracle site, served by Understudy, with the clock at the moment its credentials were issued;
+ * `config` adds what the environment would (OUTGOING_ALLOW for a suite's sources on 127.0.0.1).
+ */
+export async function openOracle(config: Partial<SiteConfig> = {}): Promise<OracleSite> {
   const scratch = await scratchDatabase();
   await loadOracleInto(scratch);
   const clock = fixedClock(credentials.generated_at * 1000);
-  const { site } = await openSite(oracleConfig(scratch), { logger: memoryLogger(), clock });
+  const { site } = await openSite({ ...oracleConfig(scratch), ...config }, { logger: memoryLogger(), clock });
   return {
     site, app: createApp(site), clock, scratch,
     async close() {

@@ -1,9 +1,16 @@
 /**
  * Reading a sync source over HTTP: http and https only (a redirect to any other scheme is refused),
- * at most MAX_REDIRECTS redirects, the whole exchange within the timeout (default 10 s), and the body
- * cut off as soon as it passes the size cap (default 2 MiB) while it streams in, whatever its
- * Content-Length said. Failures are SourceErrors that say why, in words an admin can act on.
+ * only where OUTGOING_ALLOW lets a request connect (public addresses on ports 80, 443 and 8080 unless
+ * it says more; lib/wp/http/outgoing-allow.ts), checked again for each of at most MAX_REDIRECTS
+ * redirects, the whole exchange within the timeout (default 10 s), and the body cut off as soon as it
+ * passes the size cap (default 2 MiB) while it streams in, whatever its Content-Length said. Failures
+ * are SourceErrors that say why in words an admin can act on, except that every source that gave no
+ * HTTP answer is the same UNREACHABLE.
  */
+import type { IncomingMessage } from 'node:http';
+import { Logger } from '../../logger';
+import { OutgoingAllowance } from '../../wp/http/outgoing-allow';
+import { safeGet } from '../../wp/http/safe-remote';
 import { userAgent } from '../outbound/user-agent';
 
 export interface FetchLimits {
@@ -14,6 +21,15 @@ export interface FetchLimits {
 export const SOURCE_LIMITS: FetchLimits = { timeoutMs: 10_000, maxBytes: 2 * 1024 * 1024 };
 
 const MAX_REDIRECTS = 5;
+
+/** Where a source may be read from (the site's OUTGOING_ALLOW), and where to say why one was not. */
+export interface SourceFetch {
+  allow: OutgoingAllowance;
+  logger: Logger;
+}
+
+/** The one answer for every source that gave no HTTP answer, whatever the reason. */
+export const UNREACHABLE = 'The source could not be reached.';
 
 export type SourceFailure = 'invalid_url' | 'unreachable' | 'timeout' | 'http_status' | 'too_large' | 'bad_content';
 
@@ -48,51 +64,62 @@ export function sourceUrl(raw: string, base?: string): URL {
   return url;
 }
 
-export async function fetchSource(raw: string, limits: FetchLimits = SOURCE_LIMITS): Promise<FetchedSource> {
+export async function fetchSource(raw: string, via: SourceFetch, limits: FetchLimits = SOURCE_LIMITS): Promise<FetchedSource> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
-  try {
-    let url = sourceUrl(raw);
-    for (let redirects = 0; ; redirects++) {
-      const res = await fetch(url, { redirect: 'manual', signal, headers: { 'User-Agent': userAgent(), Accept: 'application/json, text/markdown, text/plain, */*;q=0.5' } });
-      const location = res.headers.get('location');
-      if (res.status >= 300 && res.status < 400 && location) {
-        await res.body?.cancel();
-        if (redirects >= MAX_REDIRECTS) throw new SourceError('unreachable', `More than ${MAX_REDIRECTS} redirects.`);
-        url = sourceUrl(location, url.href);
-        continue;
-      }
-      if (res.status !== 200) {
-        await res.body?.cancel();
-        throw new SourceError('http_status', `The source answered HTTP ${res.status}.`, res.status);
-      }
-      return { url: url.href, contentType: res.headers.get('content-type') ?? '', text: decode(await readCapped(res, limits.maxBytes)) };
+  let url = sourceUrl(raw);
+  for (let redirects = 0; ; redirects++) {
+    const res = await answerOf(url, via, signal);
+    const status = res.statusCode ?? 0;
+    const location = res.headers.location;
+    if (status >= 300 && status < 400 && location) {
+      res.destroy();
+      if (redirects >= MAX_REDIRECTS) throw new SourceError('unreachable', `More than ${MAX_REDIRECTS} redirects.`);
+      url = sourceUrl(location, url.href);
+      continue;
     }
+    if (status !== 200) {
+      res.destroy();
+      throw new SourceError('http_status', `The source answered HTTP ${status}.`, status);
+    }
+    return { url: url.href, contentType: res.headers['content-type'] ?? '', text: decode(await readCapped(res, limits, signal)) };
+  }
+}
+
+/**
+ * The answer's head. Everything that goes wrong before one (an address or port not allowed, a name
+ * that does not resolve, a refused or reset connection, no answer in time, an answer that is no
+ * HTTP) is the same UNREACHABLE to the caller, so that probing cannot tell what is at an address;
+ * the log says which.
+ */
+async function answerOf(url: URL, via: SourceFetch, signal: AbortSignal): Promise<IncomingMessage> {
+  try {
+    return await safeGet(url, { allow: via.allow, signal, headers: { 'User-Agent': userAgent(), Accept: 'application/json, text/markdown, text/plain, */*;q=0.5' } });
   } catch (err) {
-    if (err instanceof SourceError) throw err;
-    if (signal.aborted) throw new SourceError('timeout', `The source did not answer within ${limits.timeoutMs / 1000} s.`);
-    throw new SourceError('unreachable', `The source could not be reached (${causeOf(err)}).`);
+    via.logger.warn('A changelog source could not be reached', { url: url.href, cause: signal.aborted ? 'timeout' : causeOf(err) });
+    throw new SourceError('unreachable', UNREACHABLE);
   }
 }
 
 /** The body, refused as soon as it passes `maxBytes` (a declared length past it is refused before reading). */
-async function readCapped(res: Response, maxBytes: number): Promise<Buffer> {
-  const tooLarge = () => new SourceError('too_large', `The source is larger than ${maxBytes} bytes.`);
-  if (Number(res.headers.get('content-length') ?? 0) > maxBytes) {
-    await res.body?.cancel();
+async function readCapped(res: IncomingMessage, limits: FetchLimits, signal: AbortSignal): Promise<Buffer> {
+  const tooLarge = () => new SourceError('too_large', `The source is larger than ${limits.maxBytes} bytes.`);
+  if (Number(res.headers['content-length'] ?? 0) > limits.maxBytes) {
+    res.destroy();
     throw tooLarge();
   }
   const chunks: Buffer[] = [];
   let total = 0;
-  const reader = res.body?.getReader();
-  for (;;) {
-    const next = await reader?.read();
-    if (!next || next.done) break;
-    total += next.value.byteLength;
-    if (total > maxBytes) {
-      await reader?.cancel();
-      throw tooLarge();
+  try {
+    for await (const chunk of res as AsyncIterable<Buffer>) {
+      total += chunk.byteLength;
+      if (total > limits.maxBytes) throw tooLarge();
+      chunks.push(chunk);
     }
-    chunks.push(Buffer.from(next.value));
+  } catch (err) {
+    res.destroy();
+    if (err instanceof SourceError) throw err;
+    if (signal.aborted) throw new SourceError('timeout', `The source did not finish answering within ${limits.timeoutMs / 1000} s.`);
+    throw new SourceError('unreachable', UNREACHABLE);
   }
   return Buffer.concat(chunks);
 }
@@ -108,6 +135,6 @@ function decode(body: Buffer): string {
 }
 
 function causeOf(err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
-  return cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
+  if (!(err instanceof Error)) return String(err);
+  return `${(err as NodeJS.ErrnoException).code ?? err.name}: ${err.message}`;
 }

@@ -9,6 +9,7 @@
  * Each release keeps its notes as written (markdown); ./notes.ts derives what is shown. The releases
  * come back newest first by version; a version written twice keeps its first section.
  */
+import { escUrlRaw } from '../../wp/formatting';
 import { newestFirst, normalizeVersion } from './version';
 
 export type ChangelogFormat = 'readme' | 'keep-a-changelog' | 'markdown';
@@ -117,7 +118,7 @@ function headingOf(text: string): Heading | undefined {
   let url: string | null = null;
   const linked = /^\[([^\]]+)\](?:\(([^)\s]+)\))?(.*)$/.exec(rest);
   if (linked) {
-    url = linked[2] && /^https?:\/\//i.test(linked[2]) ? linked[2] : null;
+    url = linked[2] ? releasePage(linked[2]) : null;
     rest = `${linked[1]}${linked[3]}`;
   }
   rest = rest.replace(/^(?:version|release)\s+/i, '');
@@ -198,9 +199,18 @@ function linkReferences(lines: string[]): Map<string, string> {
   const refs = new Map<string, string>();
   for (const line of lines) {
     const m = REFERENCE.exec(line);
-    if (m && /^https?:\/\//i.test(m[2] as string)) refs.set((m[1] as string).toLowerCase(), m[2] as string);
+    const page = m && releasePage(m[2] as string);
+    if (m && page) refs.set((m[1] as string).toLowerCase(), page);
   }
   return refs;
+}
+
+/**
+ * A release's page kept as WordPress keeps a URL field (esc_url_raw(), http and https only): `"`, `<`,
+ * `>`, backticks and whatever else a URL cannot hold dropped; null when it is no http(s) URL.
+ */
+export function releasePage(raw: string): string | null {
+  return /^https?:\/\//i.test(raw) ? escUrlRaw(raw, ['http', 'https']) || null : null;
 }
 
 function isKeepAChangelog(lines: string[]): boolean {

@@ -5,8 +5,8 @@
  * skipped). `auto` takes JSON for GitHub releases and any other text for a changelog. A source in which
  * no release is found is bad content.
  */
-import { FetchLimits, SOURCE_LIMITS, SourceError, fetchSource } from './fetch';
-import { ChangelogFormat, ParsedRelease, dateIn, newestFirstUnique, parseChangelog } from './parse';
+import { FetchLimits, SOURCE_LIMITS, SourceError, SourceFetch, fetchSource } from './fetch';
+import { ChangelogFormat, ParsedRelease, dateIn, newestFirstUnique, parseChangelog, releasePage } from './parse';
 import { SourceKind } from './store';
 import { compareVersions, isPrerelease, normalizeVersion, parseVersion } from './version';
 
@@ -17,8 +17,8 @@ export interface ReadSource {
   releases: ParsedRelease[];
 }
 
-export async function readSource(url: string, kind: SourceKind, limits: FetchLimits = SOURCE_LIMITS): Promise<ReadSource> {
-  const fetched = await fetchSource(url, limits);
+export async function readSource(url: string, kind: SourceKind, via: SourceFetch, limits: FetchLimits = SOURCE_LIMITS): Promise<ReadSource> {
+  const fetched = await fetchSource(url, via, limits);
   const read = releasesIn(fetched.text, fetched.contentType, kind);
   if (!read.releases.length) throw new SourceError('bad_content', `No release was found in the source (read as ${read.format}).`);
   return { url: fetched.url, ...read };
@@ -61,7 +61,7 @@ function githubReleases(text: string): ParsedRelease[] {
       version,
       date: dateIn(published),
       notes: typeof item.body === 'string' ? item.body.replace(/\r\n?/g, '\n').trim() : '',
-      url: typeof item.html_url === 'string' && /^https?:\/\//i.test(item.html_url) ? item.html_url : null,
+      url: typeof item.html_url === 'string' ? releasePage(item.html_url) : null,
       // A release GitHub calls a pre-release is one, whatever its tag; so is a tag that says so.
       prerelease: item.prerelease === true || isPrerelease(version),
     });

@@ -6,8 +6,9 @@
  * the same way and saves nothing.
  */
 import { mysqlDateTime } from '../../wp/dates';
+import { NO_ALLOWANCE } from '../../wp/http/outgoing-allow';
 import { Site } from '../../wp/site';
-import { FetchLimits, SOURCE_LIMITS, SourceError, SourceFailure } from './fetch';
+import { FetchLimits, SOURCE_LIMITS, SourceError, SourceFailure, SourceFetch } from './fetch';
 import { newestVersions, readSource } from './sources';
 import { Product, SourceKind, SyncStatus } from './store';
 import { recordSyncStatus, upsertReleases } from './writes';
@@ -24,7 +25,7 @@ export async function syncProduct(site: Site, product: Product, limits: FetchLim
   if (!product.source) return { at, ok: false, message: 'The product has no sync source.', found: 0, added: 0, updated: 0, reason: 'no_source' };
   let outcome: SyncOutcome;
   try {
-    const read = await readSource(product.source, product.sourceKind, limits);
+    const read = await readSource(product.source, product.sourceKind, sourceFetch(site), limits);
     const { added, updated } = await upsertReleases(site, product.postId, read.releases);
     outcome = { at, ok: true, message: `Read ${read.releases.length} releases (${read.format}): ${added} added, ${updated} updated.`, found: read.releases.length, added, updated };
   } catch (err) {
@@ -41,13 +42,18 @@ export type ProbeResult =
   | { ok: false; url: string; error: { code: SourceFailure; message: string; status?: number } };
 
 /** What a source holds, without saving anything: its kind, format, how many releases and the newest five. */
-export async function probeSource(url: string, kind: SourceKind, limits: FetchLimits = SOURCE_LIMITS): Promise<ProbeResult> {
+export async function probeSource(site: Site, url: string, kind: SourceKind, limits: FetchLimits = SOURCE_LIMITS): Promise<ProbeResult> {
   try {
-    const read = await readSource(url, kind, limits);
+    const read = await readSource(url, kind, sourceFetch(site), limits);
     return { ok: true, url: read.url, kind: read.kind, format: read.format, count: read.releases.length, newest: newestVersions(read.releases, 5) };
   } catch (err) {
     if (!(err instanceof SourceError)) throw err;
     const error = { code: err.reason, message: err.message, ...(err.httpStatus ? { status: err.httpStatus } : {}) };
     return { ok: false, url, error };
   }
+}
+
+/** The site's OUTGOING_ALLOW, and its log for the reasons a source gave no answer. */
+function sourceFetch(site: Site): SourceFetch {
+  return { allow: site.config.outgoingAllow ?? NO_ALLOWANCE, logger: site.logger };
 }

@@ -3,9 +3,11 @@
  * is written by openTicket(), as every new ticket is (first message, files typed by their bytes, the
  * `ticket_created` team alert, in one transaction), with source `site` and the site's id. What a
  * browser may send is narrower than what the site's server may: no metadata, no files, the site's
- * message limit, and nothing at all while the site's new tickets are closed.
+ * message limit, and nothing at all while the site's new tickets are closed. `page_url` is kept as
+ * WordPress keeps a `format: uri` field, cleaned by esc_url_raw().
  */
 import { WpError } from '../../wp/errors';
+import { escUrlRaw } from '../../wp/formatting';
 import { serialize } from '../../wp/php';
 import { addPostMeta } from '../../wp/posts';
 import { Site } from '../../wp/site';
@@ -60,7 +62,8 @@ export async function openSiteTicket(site: Site, caller: SiteCaller, input: Site
       authorKind: 'customer',
     });
     const meta: Record<string, string> = {};
-    if (input.pageUrl) meta[TICKET_SITE_META.pageUrl] = input.pageUrl;
+    const pageUrl = escUrlRaw(input.pageUrl ?? '');
+    if (pageUrl) meta[TICKET_SITE_META.pageUrl] = pageUrl;
     if (metadata !== null) meta[TICKET_SITE_META.metadata] = serialize(metadata);
     await addPostMeta(ctx.trx, ctx.tables, id, meta);
     return id;

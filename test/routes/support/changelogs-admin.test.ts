@@ -9,6 +9,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { createProduct } from '../../../lib/support/changelogs/admin';
 import { Product } from '../../../lib/support/changelogs/store';
+import { parseOutgoingAllow } from '../../../lib/wp/http/outgoing-allow';
 import { API, as } from '../../harness/support';
 import { Listening, listen } from '../../harness/http';
 import { OracleSite, openOracle } from '../../harness/oracle';
@@ -22,12 +23,13 @@ describe('POST /support/v1/changelogs/admin/…', function () {
   let product: Product;
 
   before(async () => {
-    oracle = await openOracle();
     server = await listen((req, res) => {
       if (req.url === '/readme.txt') return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end(fixture('readme.txt'));
       if (req.url === '/down') return void res.writeHead(500).end('oops');
       res.writeHead(404).end('not here');
     });
+    // The suite's source is on loopback: the operator's setting lets this one port through.
+    oracle = await openOracle({ outgoingAllow: parseOutgoingAllow(`127.0.0.1:${new URL(server.url).port}`) });
     product = await createProduct(oracle.site, { name: 'Acme Contact Forms', source: `${server.url}/readme.txt`, kind: 'readme' });
   });
   after(async () => {
@@ -57,6 +59,16 @@ describe('POST /support/v1/changelogs/admin/…', function () {
       assertRestError(await send('editor1'), 403, 'rest_forbidden');
       assertRestError(await send('customer1'), 403, 'rest_forbidden');
       assertRestError(await request(oracle.app).post(`${API}/changelogs/admin/parse`).send({ text: 'x' }), 401, 'rest_forbidden');
+    });
+
+    it('keeps a release page as WordPress keeps a URL (esc_url_raw): no ", < or > left in it', async () => {
+      const text = [
+        '## [1.2.0](https://example.com/r?a="<b>") - 2026-01-05', '### Added', '- One.', '',
+        '## [1.1.0] - 2025-12-01', '### Fixed', '- Two.', '',
+        '[1.1.0]: https://example.com/compare/1.0...1.1"><img/src=x>',
+      ].join('\n');
+      const res = await as(oracle.app, 'manager1').post(`${API}/changelogs/admin/parse`).send({ text });
+      assert.deepEqual(res.body.releases.map((r: { url: string }) => r.url), ['https://example.com/r?a=b', 'https://example.com/compare/1.0...1.1img/src=x']);
     });
 
     it('needs text', async () => {

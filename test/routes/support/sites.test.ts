@@ -118,6 +118,15 @@ describe('POST /support/v1/sites/<site-id>/tickets', function () {
       assert.equal(await tickets(), before);
     });
 
+    it('keeps page_url as WordPress keeps a format: uri field (esc_url_raw): no ", <, > or backtick in what agents see', async () => {
+      const sent = 'https://shop.example/orders/1?q="><script>alert(1)</script>&x=`y`#[top]';
+      const res = await post().set('Authorization', `Bearer ${key}`).send(fields({ page_url: sent }));
+      assert.equal(res.status, 201, res.text);
+      const kept = 'https://shop.example/orders/1?q=scriptalert(1)/script&x=y#%5Btop%5D';
+      assert.equal((await metaOf(res.body.id))._svc_page_url, kept);
+      assert.equal((await as(oracle.app, 'agent1').get(`${API}/tickets/${res.body.id}`)).body.page_url, kept);
+    });
+
     it('keeps metadata and shows it to agents, never in the customer\'s answer or view', async () => {
       const metadata = { plan: 'pro', account: { id: 42, tags: ['vip', 'beta'] }, path: '/a/b' };
       const res = await post().set('Authorization', `Bearer ${key}`).send(fields({ email: 'customer1@example.test', metadata, page_url: 'https://shop.example/help' }));

@@ -19,8 +19,9 @@ describe('understudy changelog', function () {
 
   before(async () => {
     db = await scratchDatabase();
-    env = envFor(db.target);
     server = await listen((_req, res) => (up ? res.writeHead(200, { 'Content-Type': 'text/plain' }).end(readme) : res.writeHead(404).end()));
+    // The source is on loopback: the operator's setting lets this one port through.
+    env = envFor(db.target, { OUTGOING_ALLOW: `127.0.0.1:${new URL(server.url).port}` });
   });
   after(async () => {
     await server.close();
@@ -67,5 +68,17 @@ describe('understudy changelog', function () {
     const listed = JSON.parse((await cli(['changelog', 'list', '--format=json'], env)).stdout);
     assert.deepEqual([listed[0].releases, listed[0].last_sync.ok, listed[0].last_sync.message], [5, false, 'The source answered HTTP 404.']);
     assert.equal((await cli(['changelog', 'sync', 'no-such'], env)).stderr.trim(), "Error: Could not find the changelog 'no-such'.");
+  });
+
+  it('reads no source on loopback without OUTGOING_ALLOW, and stops at an OUTGOING_ALLOW it cannot read', async () => {
+    const { OUTGOING_ALLOW: _allow, ...withoutAllow } = env;
+    const run = await cli(['changelog', 'sync', 'acme-contact-forms'], withoutAllow);
+    assert.equal(run.status, 1);
+    // The caller's message says nothing of what answered; the operator's log says why.
+    assert.match(run.stderr, /^Error: Sync of 'acme-contact-forms' failed: The source could not be reached\.$/m);
+    assert.match(run.stderr, /^Warning: A changelog source could not be reached .*127\.0\.0\.1 port \d+ is not allowed/m);
+    const bad = await cli(['changelog', 'list'], { ...env, OUTGOING_ALLOW: '127.0.0.1:99999' });
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /OUTGOING_ALLOW: "127\.0\.0\.1:99999" has no valid port/);
   });
 });

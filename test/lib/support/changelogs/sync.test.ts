@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import request from 'supertest';
 import { JobWorker } from '../../../../lib/jobs/worker';
 import { createProduct } from '../../../../lib/support/changelogs/admin';
 import { FetchLimits } from '../../../../lib/support/changelogs/fetch';
@@ -16,6 +17,7 @@ import { Product, findProductById } from '../../../../lib/support/changelogs/sto
 import { probeSource, syncProduct } from '../../../../lib/support/changelogs/sync';
 import { updateProduct } from '../../../../lib/support/changelogs/writes';
 import { changelogSyncHandler } from '../../../../lib/support/jobs/handlers/changelog-sync';
+import { parseOutgoingAllow } from '../../../../lib/wp/http/outgoing-allow';
 import { jobHandlers } from '../../../../lib/worker';
 import { Listening, listen } from '../../../harness/http';
 import { OracleSite, openOracle } from '../../../harness/oracle';
@@ -39,13 +41,13 @@ describe('changelog sync from an HTTP source', function () {
   const hanging: http.ServerResponse[] = [];
 
   before(async () => {
-    oracle = await openOracle();
     server = await listen((req, res) => {
       const send = (status: number, type: string, body: string | Buffer) => res.writeHead(status, { 'Content-Type': type }).end(body);
       switch (req.url) {
         case '/readme.txt': return send(200, 'text/plain; charset=utf-8', readme);
         case '/CHANGELOG.md': return send(200, 'text/markdown', fixture('keep-a-changelog.md'));
         case '/releases.json': return send(200, 'application/json', JSON.stringify(GITHUB_RELEASES));
+        case '/hostile-links.json': return send(200, 'application/json', JSON.stringify([{ tag_name: 'v3.0.0', body: '- Three', html_url: `${GITHUB_RELEASES[1]?.html_url}"><script>alert(1)</script>` }]));
         case '/moved': return res.writeHead(301, { Location: '/readme.txt' }).end();
         case '/to-file': return res.writeHead(302, { Location: 'file:///etc/passwd' }).end();
         case '/missing': return send(404, 'text/html', '<h1>Not found</h1>');
@@ -56,9 +58,13 @@ describe('changelog sync from an HTTP source', function () {
         case '/huge': return streamHuge(res);
         case '/huge-declared': return res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(3 * 1024 * 1024) }).end();
         case '/hang': hanging.push(res); return undefined;
+        case '/hang-after-head': res.writeHead(200, { 'Content-Type': 'text/plain' }).write('= 1.0 =\n'); hanging.push(res); return undefined;
+        case '/reset': return req.socket.destroy();
         default: return send(404, 'text/plain', 'no');
       }
     });
+    // The suite's source is on loopback: the operator's setting lets this one port through.
+    oracle = await openOracle({ outgoingAllow: parseOutgoingAllow(`127.0.0.1:${new URL(server.url).port}`) });
   });
   after(async () => {
     for (const res of hanging) res.destroy();
@@ -158,8 +164,20 @@ describe('changelog sync from an HTTP source', function () {
     assert.equal(rows.find((r: { post_title: string }) => r.post_title === '2.0.0').post_content, 'Big one.\n\n- New engine');
   });
 
+  it('keeps a release page as WordPress keeps a URL (esc_url_raw): no ", < or > stored or served', async () => {
+    const p = await product('/hostile-links.json');
+    assert.equal((await syncProduct(oracle.site, p, LIMITS)).added, 1);
+    const { meta } = await releaseRows(p);
+    const page = 'https://github.com/acme/tool/releases/tag/v2.0.0scriptalert(1)/script';
+    assert.equal(meta.find((m: { meta_key: string }) => m.meta_key === '_svc_url')?.meta_value, page);
+    const served = await request(oracle.app).get(`/wp-json/support/v1/changelogs/${p.slug}`);
+    assert.equal(served.body[0].url, page);
+  });
+
   const failures: Array<[string, string, RegExp]> = [
-    ['/hang', 'timeout', /did not answer within 0.4 s/],
+    ['/hang', 'unreachable', /^The source could not be reached\.$/],
+    ['/reset', 'unreachable', /^The source could not be reached\.$/],
+    ['/hang-after-head', 'timeout', /did not finish answering within 0.4 s/],
     ['/missing', 'http_status', /HTTP 404/],
     ['/broken', 'http_status', /HTTP 503/],
     ['/binary', 'bad_content', /not text/],
@@ -188,14 +206,14 @@ describe('changelog sync from an HTTP source', function () {
   it('probes a source without saving anything', async () => {
     const posts = async () => Number(((await oracle.site.db.knex('wp_posts').count({ n: '*' }))[0] as { n: number }).n);
     const count = await posts();
-    assert.deepEqual(await probeSource(`${server.url}/CHANGELOG.md`, 'auto', LIMITS), {
+    assert.deepEqual(await probeSource(oracle.site, `${server.url}/CHANGELOG.md`, 'auto', LIMITS), {
       ok: true, url: `${server.url}/CHANGELOG.md`, kind: 'changelog', format: 'keep-a-changelog', count: 6,
       newest: ['2.0.0', '2.0.0-rc.1', '2.0.0-beta.10', '2.0.0-beta.2', '1.4.1'],
     });
-    assert.deepEqual(await probeSource(`${server.url}/missing`, 'auto', LIMITS), {
+    assert.deepEqual(await probeSource(oracle.site, `${server.url}/missing`, 'auto', LIMITS), {
       ok: false, url: `${server.url}/missing`, error: { code: 'http_status', message: 'The source answered HTTP 404.', status: 404 },
     });
-    const asReadme = await probeSource(`${server.url}/CHANGELOG.md`, 'readme', LIMITS);
+    const asReadme = await probeSource(oracle.site, `${server.url}/CHANGELOG.md`, 'readme', LIMITS);
     assert.equal(asReadme.ok ? '' : asReadme.error.code, 'bad_content');
     assert.equal(await posts(), count);
   });
