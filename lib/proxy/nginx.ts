@@ -138,7 +138,7 @@ const REST_ROUTE_NAME = [...'rest_route'].map((c) => (c === '_'
  * A value as an nginx quoted string. Control characters cannot be written safely (a newline would
  * end the directive), so they are refused; `"` and `\` are escaped.
  */
-export function nginxString(value: string): string {
+function nginxString(value: string): string {
   if (hasControlCharacters(value)) throw new Error(`nginx configuration values cannot hold control characters, got ${JSON.stringify(value)}`);
   return `"${value.replace(/[\\"]/g, '\\$&')}"`;
 }
