@@ -6,8 +6,9 @@ import express, { Express, NextFunction, Request, Response } from 'express';
 import { frontPage } from './front-page';
 import { AjaxRegistry, serveAjax } from './wp/ajax/dispatcher';
 import { registerCoreAjaxActions } from './wp/ajax/core-actions';
-import { parsePhpQuery } from './wp/http/php-query';
 import { queryString, trustProxies } from './wp/http/request-info';
+import { notesOf } from './wp/http/request-notes';
+import { restRouteOf } from './wp/http/rest-route';
 import { NO_TRUSTED_PROXIES, TrustedProxies } from './wp/http/trusted-proxies';
 import { PageRegistry } from './wp/pages';
 import { RestRegistry } from './wp/rest/registry';
@@ -51,16 +52,16 @@ export function createApp(site: Site, surface: Surface = buildSurface(), options
     rest.serve(req, res, routePath).catch(next);
   };
 
-  // WP: `?rest_route=` works on any front-end URL and wins over the pretty /wp-json/ path. An empty
-  // one (PHP's empty(): '' or '0') is no REST request at all, even on a /wp-json/ path.
+  // WP: the REST route as WordPress reads it (lib/wp/http/rest-route.ts): `?rest_route=` on any
+  // front-end URL, winning over the pretty /wp-json/ path; an empty one (PHP's empty(): '' or '0') is
+  // no REST request at all, even on a /wp-json/ path. Behind the proxy, a POST body may have named it.
   app.use((req, res, next) => {
-    const query = parsePhpQuery(queryString(req.originalUrl));
-    if (query.rest_route === undefined || req.path.startsWith('/wp-admin/')) return next();
-    if (query.rest_route === '' || query.rest_route === '0') return notFound(req, res);
-    if (typeof query.rest_route !== 'string') return void rest.refuseRoutePath(req, res).catch(next);
-    return serveRest(query.rest_route)(req, res, next);
+    const url = req.originalUrl;
+    const reading = notesOf(res).restRoute ?? restRouteOf(url.split('?')[0] as string, queryString(url));
+    if (reading.kind === 'invalid') return void rest.refuseRoutePath(req, res).catch(next);
+    if (reading.kind === 'route') return serveRest(reading.route)(req, res, next);
+    return reading.kind === 'empty' ? notFound(req, res) : next();
   });
-  app.all(/^\/(?:index\.php\/)?wp-json(\/.*)?$/, (req, res, next) => serveRest(decodePath(req.params[0]))(req, res, next));
   // The front page, for API discovery and for a newcomer (lib/front-page.ts).
   app.get('/', (req, res, next) => {
     frontPage(site, req, res).catch(next);
@@ -82,13 +83,4 @@ export function createApp(site: Site, surface: Surface = buildSurface(), options
 /** Anything that is not the REST API or admin-ajax.php (WordPress would render a theme page here). */
 function notFound(_req: Request, res: Response): void {
   res.status(404).type('text/plain').send('Not found: Understudy serves /wp-json/ and /wp-admin/admin-ajax.php.\n');
-}
-
-function decodePath(path: string | undefined): string {
-  if (!path) return '/';
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
 }

@@ -1,9 +1,12 @@
 /**
  * An nginx configuration made from the proxy's routing file (routing.ts), so that nginx, already in
  * front of the PHP site, sends Understudy only what it may answer and PHP everything else:
- * - REST namespaces with any route served or shadowed go to Understudy's proxy whole, both as
- *   `/wp-json/<ns>/…` (and `/index.php/wp-json/…`) and in the `?rest_route=/<ns>/…` form on any path;
- *   in WordPress's own namespaces (wp/v2), only the routes named for serve or shadow.
+ * - REST namespaces with any route served or shadowed go to Understudy's proxy whole as
+ *   `/wp-json/<ns>/…` (and `/index.php/wp-json/…`); in WordPress's own namespaces (wp/v2), only the
+ *   routes named for serve or shadow.
+ * - Every request where WordPress may find a REST route nginx cannot read: `rest_route` anywhere in
+ *   the query (any spelling PHP decodes to it), a form POST to the front controller (its body may
+ *   name one), a `/wp-json/` path written with `%` or `&`. The proxy reads them as WordPress does.
  * - All of `/wp-admin/admin-ajax.php`: nginx cannot read the action from a POST body, so the proxy
  *   does, answers Understudy's actions and passes every other action on to PHP (its --upstream).
  * The proxy applies the same routing file to everything it gets, so a coarse location here (a whole
@@ -32,7 +35,8 @@ const CORE_NAMESPACE = /^(wp\/|wp-|oembed\/)/;
 
 export function nginxConfig(surface: Surface, routing: Routing, options: NginxOptions): NginxConfig {
   const { namespaces, routes } = whatGoesToUnderstudy(surface, routing);
-  return { http: httpPart(namespaces, options), server: serverPart(namespaces, routes) };
+  if (hasControlCharacters(options.routesLabel)) throw new Error(`The routing file's name cannot hold control characters, got ${JSON.stringify(options.routesLabel)}`);
+  return { http: httpPart(options), server: serverPart(namespaces, routes) };
 }
 
 /** Namespaces sent whole, and single routes (of core namespaces) sent one by one. */
@@ -49,20 +53,41 @@ export function whatGoesToUnderstudy(surface: Surface, routing: Routing): { name
   return { namespaces, routes };
 }
 
-function httpPart(namespaces: string[], options: NginxOptions): string {
-  const restRoute = namespaces.map((ns) => ns.split('/').map(escapeRegex).join('(?:/|%2F)')).join('|');
+function httpPart(options: NginxOptions): string {
   return [
     `# understudy nginx: the http {} part (routing: ${options.routesLabel}).`,
     '# Understudy runs as `understudy proxy --upstream=<the PHP site> --trusted-proxies=<this nginx>`.',
     'upstream understudy {',
-    `    server ${options.understudy};`,
+    `    server ${nginxString(options.understudy)};`,
     '    keepalive 16;',
     '}',
     '',
-    '# WordPress serves ?rest_route=/<namespace>/... on any path, and it wins over the path.',
-    'map $arg_rest_route $understudy_rest_route {',
+    '# Requests where WordPress may find a rest_route that nginx cannot read: the proxy reads it as',
+    '# WordPress does and decides. Any rest_route in the query, in any PHP spelling (percent-encoded,',
+    '# rest.route, rest[route, repeated, rest_route[]), on any path:',
+    'map $args $understudy_rest_query {',
     '    default 0;',
-    ...(namespaces.length ? [`    "~*^(?:/|%2F)*(?:${restRoute})(?:$|/|%2F)" 1;`] : []),
+    `    "~*(?:^|&)(?:\\+|%20)*${REST_ROUTE_NAME}" 1;`,
+    '}',
+    '# a form POST to the front controller (its body may hold rest_route, which wins over the path):',
+    'map $content_type $understudy_form {',
+    '    default 0;',
+    '    "~*^(?:application/x-www-form-urlencoded|multipart/form-data)(?:[;, ]|$)" 1;',
+    '}',
+    'map "$request_method$understudy_form:$uri" $understudy_form_post {',
+    '    default 0;',
+    '    "~^POST1:(?:.*/)?(?:index|wp-blog-header|wp-trackback|wp-signup|wp-activate)\\.php$" 1;',
+    '    "~^POST1:.*\\.php$" 0;',
+    '    "~^POST1:" 1;',
+    '}',
+    '# a /wp-json/ path written with % or & (WordPress decodes it once more, and splits it at &).',
+    'map $request_uri $understudy_raw_path_odd {',
+    '    default 0;',
+    '    "~^[^?]*[%&]" 1;',
+    '}',
+    'map "$understudy_raw_path_odd:$uri" $understudy_odd_rest_path {',
+    '    default 0;',
+    '    "~*^1:/+(?:index.php/+)?wp-json(?:/|$)" 1;',
     '}',
     '',
   ].join('\n');
@@ -74,9 +99,15 @@ function serverPart(namespaces: string[], routes: string[]): string {
     '# understudy nginx: the server {} part. Include it in the site\'s server block, before its own',
     '# locations (an exact or regex location here must be seen before `location ~ \\.php$`).',
     '',
-    '# ?rest_route= requests of Understudy\'s namespaces, on whatever path they come.',
+    '# Requests whose REST route only the proxy can read (see the maps), on whatever path they come.',
     'error_page 418 = @understudy;',
-    'if ($understudy_rest_route) {',
+    'if ($understudy_rest_query) {',
+    '    return 418;',
+    '}',
+    'if ($understudy_form_post) {',
+    '    return 418;',
+    '}',
+    'if ($understudy_odd_rest_path) {',
     '    return 418;',
     '}',
     'location @understudy {',
@@ -98,6 +129,24 @@ function serverPart(namespaces: string[], routes: string[]): string {
   return lines.join('\n');
 }
 
+/** `rest_route` as a regex over the raw query: each letter as itself or %XX, `_` also as PHP's `.`, space or `[`. */
+const REST_ROUTE_NAME = [...'rest_route'].map((c) => (c === '_'
+  ? '(?:_|%5f|\\.|%2e|\\+|%20|\\[|%5b)'
+  : `(?:${c}|%${c.charCodeAt(0).toString(16)})`)).join('');
+
+/**
+ * A value as an nginx quoted string. Control characters cannot be written safely (a newline would
+ * end the directive), so they are refused; `"` and `\` are escaped.
+ */
+function nginxString(value: string): string {
+  if (hasControlCharacters(value)) throw new Error(`nginx configuration values cannot hold control characters, got ${JSON.stringify(value)}`);
+  return `"${value.replace(/[\\"]/g, '\\$&')}"`;
+}
+
+export function hasControlCharacters(value: string): boolean {
+  return /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value);
+}
+
 /** What every Understudy location sends: who the visitor is, the scheme, a request id. */
 const PROXY_PARAMS = [
   'proxy_http_version 1.1;',
@@ -106,6 +155,8 @@ const PROXY_PARAMS = [
   'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
   'proxy_set_header X-Forwarded-Proto $scheme;',
   'proxy_set_header X-Forwarded-Host $host;',
+  '# The visitor\'s own Forwarded header would reach PHP as if nginx had written it.',
+  'proxy_set_header Forwarded "";',
   'proxy_set_header X-Request-Id $request_id;',
   '# Server-sent events are flushed per event; Understudy copes with slow clients itself.',
   'proxy_buffering off;',

@@ -1,11 +1,12 @@
 /**
  * Passing a request to the PHP site and its answer back, untouched: status, every header in order
  * (several Set-Cookie stay several), body bytes streamed as they come, redirects not followed. Only
- * hop-by-hop headers are dropped (RFC 9110 §7.6.1) and the usual X-Forwarded-* headers added.
+ * hop-by-hop headers are dropped (RFC 9110 §7.6.1) and the usual X-Forwarded-* headers added; the
+ * client's own forwarding headers pass only from a trusted proxy (TRUSTED_PROXIES).
  */
 import http, { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
-import { isSecure } from '../wp/http/request-info';
+import { fromTrustedProxy, isSecure } from '../wp/http/request-info';
 import { peerAddress } from '../wp/http/trusted-proxies';
 
 export interface Upstream {
@@ -27,6 +28,9 @@ export interface PassObserver {
   /** The client has the whole answer (true), or the exchange broke off (false; `timedOut` when the upstream went silent). Called once. */
   finished?(complete: boolean, timedOut?: boolean): void;
 }
+
+/** What a proxy says about the visitor: from anyone else, PHP must not read them as said. */
+const FORWARDING = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'forwarded', 'x-real-ip']);
 
 const HOP_BY_HOP = new Set([
   'connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer',
@@ -90,15 +94,20 @@ export function passThrough(req: IncomingMessage, res: ServerResponse, upstream:
   req.pipe(outgoing);
 }
 
-/** The headers the upstream gets: the client's, minus hop-by-hop, plus X-Forwarded-For/-Proto/-Host. */
+/**
+ * The headers the upstream gets: the client's, minus hop-by-hop, plus X-Forwarded-For/-Proto/-Host.
+ * A client that is no trusted proxy has its X-Forwarded-*, Forwarded and X-Real-IP dropped: the
+ * upstream gets only what this proxy saw (its address, its TLS, its Host).
+ */
 export function forwardedHeaders(req: IncomingMessage, upstream: Upstream): string[] {
   const kept = withoutHopByHop(req.rawHeaders);
+  const trusted = fromTrustedProxy(req);
   const out: string[] = [];
   let forwardedFor: string | undefined;
   const present = new Set<string>();
   for (let i = 0; i < kept.length; i += 2) {
     const name = (kept[i] as string).toLowerCase();
-    if (name === 'host') continue;
+    if (name === 'host' || (!trusted && FORWARDING.has(name))) continue;
     if (name === 'x-forwarded-for') {
       forwardedFor = forwardedFor ? `${forwardedFor}, ${kept[i + 1]}` : kept[i + 1];
       continue;

@@ -90,6 +90,8 @@ export function createRouting(file: unknown, surface: Surface, label = 'routing'
         const own = Boolean(surface.ajax.get(target.action)) && !coreAjax.get(target.action);
         return ajax.find((a) => a.pattern.test(target.action))?.mode ?? (own ? 'serve' : 'pass');
       }
+      // WordPress refuses a rest_route that is no string before any plugin runs; Understudy gives the same refusal.
+      if (target.invalid) return 'serve';
       const byRoute = routes.find((r) => r.pattern.test(routeKey))?.mode;
       if (byRoute) return byRoute;
       const byNamespace = namespaces.find((n) => inNamespace(target.path, n.ns))?.mode;

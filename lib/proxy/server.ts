@@ -9,11 +9,13 @@ import type { Surface } from '../app';
 import type { Logger } from '../logger';
 import { RequestTarget, routeKeyOf, targetOf } from '../replay/route-key';
 import type { ReplayRules } from '../replay/rules';
-import { clientIp, trustProxies } from '../wp/http/request-info';
+import { clientIp, queryString, trustProxies } from '../wp/http/request-info';
+import { notesOf } from '../wp/http/request-notes';
+import { bodyMayNameRestRoute, phpReadsForm } from '../wp/http/rest-route';
 import { NO_TRUSTED_PROXIES, TrustedProxies } from '../wp/http/trusted-proxies';
 import { bufferedRequest } from './inject';
 import { PassObserver, createUpstream, passThrough } from './pass-through';
-import type { Routing } from './routing';
+import type { Mode, Routing } from './routing';
 import { shadowPass } from './shadow';
 import { ShadowDifference, ShadowQueue } from './shadow-queue';
 import { Counter, ShadowStats } from './stats';
@@ -66,20 +68,21 @@ export function createProxy(options: ProxyOptions): Proxy {
     concurrency: settings.concurrency, queueLimit: settings.queueLimit, timeoutMs: settings.timeoutMs,
     onDifference: evidence && ((difference) => evidence.difference(difference)),
   });
-  const maxAjaxBody = options.maxAjaxBodyBytes ?? options.surface.ajax.largestBody;
+  const maxBody = options.maxAjaxBodyBytes ?? options.surface.ajax.largestBody;
   const shadowContext = { upstream, understudy: options.understudy, queue, stats, settings };
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method === 'GET' && (req.url ?? '').split('?')[0] === STATUS_PATH && isLoopback(req)) return sendStatus(res, stats, queue);
-    const { target, consumed, complete } = await classify(req, maxAjaxBody);
+    const decide = (target: RequestTarget) => options.routing.decide(target, routeKeyOf(target, options.surface.rest));
+    const { target, consumed, complete } = await classify(req, maxBody, decide);
     const key = routeKeyOf(target, options.surface.rest);
-    // CASE: an admin-ajax body too large to read whole cannot be handed to Understudy: the upstream gets it.
-    const mode = complete ? options.routing.decide(target, key) : 'pass';
+    // CASE: a body too large to read whole cannot be handed to Understudy: the upstream gets it.
+    const mode = complete ? decide(target) : 'pass';
     const recording = mode === 'serve' ? undefined : options.recorder?.observe(req, key, mode === 'record', Boolean(options.routing.records));
     // CASE: `record` without --record (a reload may add it) passes, unrecorded.
     if (mode === 'pass' || mode === 'record') return passThrough(req, res, upstream, consumed, recording);
     if (mode === 'shadow') return shadowPass(req, res, shadowContext, key, consumed, recording);
-    return serve(options.understudy, req, res, consumed);
+    return serve(options.understudy, req, res, consumed, target);
   };
 
   return {
@@ -101,24 +104,40 @@ export function createProxy(options: ProxyOptions): Proxy {
 }
 
 /**
- * What the request is for. admin-ajax bodies are read (bounded) because WordPress takes the action
- * from the body before the query; every other body stays unread and streams on.
+ * What the request is for. A form POST body is read (bounded) where it can name what WordPress does:
+ * admin-ajax's action, and rest_route on the front controller, which $_POST gives before the pretty
+ * path (only when the URL alone would not reach Understudy: a body cannot take a request from it).
+ * Every other body stays unread and streams on.
  */
-async function classify(req: IncomingMessage, limit: number): Promise<{ target: RequestTarget; consumed: Buffer | null; complete: boolean }> {
-  const target = targetOf(req.url ?? '/');
-  if (target.kind !== 'ajax' || req.method !== 'POST' || !hasBody(req)) return { target, consumed: null, complete: true };
+async function classify(req: IncomingMessage, limit: number, decide: (target: RequestTarget) => Mode): Promise<Classified> {
+  const url = req.url ?? '/';
+  const target = targetOf(url);
+  const unread = { target, consumed: null, complete: true };
+  if (!phpReadsForm(req.method, req.headers['content-type']) || !hasBody(req)) return unread;
+  const path = url.split('?')[0] as string;
+  const bodyMatters = target.kind === 'ajax' || (decide(target) !== 'serve' && bodyMayNameRestRoute(path, queryString(url)));
+  if (!bodyMatters) return unread;
   const { data, complete } = await readBounded(req, limit);
+  // CASE: a body larger than PHP's post_max_size leaves $_POST empty: the URL decides (docs/deploy.md).
   if (!complete) return { target, consumed: data, complete };
-  return { target: targetOf(req.url ?? '/', 'POST', data.toString('latin1'), req.headers['content-type']), consumed: data, complete };
+  return { target: targetOf(url, 'POST', data.toString('utf8'), req.headers['content-type']), consumed: data, complete };
 }
 
-function serve(understudy: RequestListener, req: IncomingMessage, res: ServerResponse, consumed: Buffer | null): void {
+function serve(understudy: RequestListener, req: IncomingMessage, res: ServerResponse, consumed: Buffer | null, target: RequestTarget): void {
   if (consumed === null) return void understudy(req, res);
+  // The body named the REST route: Understudy is told, as it reads no body before routing.
+  if (target.kind === 'rest') notesOf(res).restRoute = target.invalid ? { kind: 'invalid' } : { kind: 'route', route: target.path };
   const replayed = bufferedRequest({
     method: req.method ?? 'GET', url: req.url ?? '/', rawHeaders: req.rawHeaders, body: consumed,
     remoteAddress: req.socket.remoteAddress, remotePort: req.socket.remotePort, encrypted: Boolean((req.socket as { encrypted?: boolean }).encrypted),
   });
   understudy(replayed, res);
+}
+
+interface Classified {
+  target: RequestTarget;
+  consumed: Buffer | null;
+  complete: boolean;
 }
 
 function sendStatus(res: ServerResponse, stats: ShadowStats, queue: ShadowQueue): void {

@@ -4,31 +4,35 @@
  * `admin-ajax:<action>`, or `page:<path>` for everything else on the site.
  */
 import { parsePhpQuery } from '../wp/http/php-query';
+import { formFields, phpReadsForm, restRouteOf } from '../wp/http/rest-route';
 import { queryString } from '../wp/http/request-info';
 import type { RestRegistry } from '../wp/rest/registry';
 import { escapeRegExp } from './json-path';
 
 export type RequestTarget =
-  | { kind: 'rest'; path: string }
+  /** `invalid`: rest_route is not a string, which WordPress refuses whatever it holds. */
+  | { kind: 'rest'; path: string; invalid?: true }
   | { kind: 'ajax'; action: string }
   | { kind: 'page'; path: string };
 
 export const AJAX_PATH = '/wp-admin/admin-ajax.php';
 
 /**
- * Mirrors how lib/app.ts routes: `?rest_route=` wins anywhere outside /wp-admin/, then the pretty
- * `/wp-json/` path, then admin-ajax (WP: the action comes from $_REQUEST, where $_POST, filled for
+ * Mirrors how WordPress (and so lib/app.ts) routes: the REST route as WordPress reads it
+ * (lib/wp/http/rest-route.ts: $_POST, then the query, then the pretty path, on the front
+ * controller), then admin-ajax (WP: the action comes from $_REQUEST, where $_POST, filled for form
  * POST bodies only, wins over the query).
  */
 export function targetOf(url: string, method = 'GET', body?: string | null, contentType?: string): RequestTarget {
   const pathname = pathOf(url);
-  const query = parsePhpQuery(queryString(url));
-  if (typeof query.rest_route === 'string' && !pathname.startsWith('/wp-admin/')) return { kind: 'rest', path: restPath(query.rest_route) };
-  const pretty = /^\/(?:index\.php\/)?wp-json(\/.*)?$/.exec(pathname);
-  if (pretty) return { kind: 'rest', path: restPath(safeDecode(pretty[1] ?? '/')) };
+  const query = queryString(url);
+  const post = body && phpReadsForm(method.toUpperCase(), contentType) ? formFields(body, contentType) : null;
+  const reading = restRouteOf(pathname, query, post);
+  if (reading.kind === 'route') return { kind: 'rest', path: restPath(reading.route) };
+  if (reading.kind === 'invalid') return { kind: 'rest', path: '/', invalid: true };
   if (pathname === AJAX_PATH) {
-    const fromBody = body && method.toUpperCase() === 'POST' ? bodyAction(body, contentType) : undefined;
-    return { kind: 'ajax', action: fromBody ?? (typeof query.action === 'string' ? query.action : '') };
+    const action = typeof post?.action === 'string' ? post.action : parsePhpQuery(query).action;
+    return { kind: 'ajax', action: typeof action === 'string' ? action : '' };
   }
   return { kind: 'page', path: pathname };
 }
@@ -37,6 +41,7 @@ export function targetOf(url: string, method = 'GET', body?: string | null, cont
 export function routeKeyOf(target: RequestTarget, registry?: RestRegistry): string {
   if (target.kind === 'ajax') return `admin-ajax:${target.action || '(none)'}`;
   if (target.kind === 'page') return `page:${target.path}`;
+  if (target.invalid) return 'rest:(rest_route not a string)';
   const declared = registry?.routesFor(target.path)[0]?.route.fullRoute;
   return declared ? readableRoute(declared) : collapseIds(target.path);
 }
@@ -91,14 +96,4 @@ export function safeDecode(text: string): string {
   } catch {
     return text;
   }
-}
-
-/** `action` from a form-encoded or multipart body, when it has one. */
-function bodyAction(body: string, contentType = ''): string | undefined {
-  if (/^multipart\/form-data/i.test(contentType)) {
-    return /content-disposition:\s*form-data;\s*name="action"\r?\n(?:[^\r\n]+\r?\n)*\r?\n([^\r\n]*)/i.exec(body)?.[1];
-  }
-  if (contentType && !/^application\/x-www-form-urlencoded/i.test(contentType)) return undefined;
-  const action = parsePhpQuery(body).action;
-  return typeof action === 'string' ? action : undefined;
 }

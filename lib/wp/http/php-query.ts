@@ -138,7 +138,8 @@ interface SplitName {
 
 /** The top-level name (mangled as PHP does) and the bracketed keys after it; null for an empty name. */
 function splitName(name: string): SplitName | null {
-  const trimmed = name.replace(/^ +/, '');
+  // PHP skips leading spaces, then reads the name as a C string: it ends at the first NUL byte.
+  const trimmed = name.replace(/^ +/, '').split('\0', 1)[0] as string;
   const open = trimmed.indexOf('[');
   const head = open < 0 ? trimmed : trimmed.slice(0, open);
   const base = head.replace(/[. ]/g, '_');

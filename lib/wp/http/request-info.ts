@@ -27,12 +27,19 @@ export function parseCookieHeader(header: string | undefined): Record<string, st
  * every route, limit and record sees the same answer. A request no front door saw is its connection.
  */
 const resolved = new WeakMap<IncomingMessage, ClientFacts>();
+const fromTrusted = new WeakSet<IncomingMessage>();
 
 /** Resolves the request's visitor with TRUSTED_PROXIES (trusted-proxies.ts) and keeps the answer. */
 export function trustProxies(req: IncomingMessage, trusted: TrustedProxies): ClientFacts {
   const facts = resolveClientFacts(req, trusted);
   resolved.set(req, facts);
+  if (trusted.has(peerAddress(req))) fromTrusted.add(req);
   return facts;
+}
+
+/** Whether the connection comes from a trusted proxy, whose forwarding headers may be passed on. */
+export function fromTrustedProxy(req: IncomingMessage): boolean {
+  return fromTrusted.has(req);
 }
 
 /** WP: REMOTE_ADDR (IPv4-mapped IPv6 written as plain IPv4), or the visitor behind a trusted proxy. */

@@ -4,6 +4,7 @@
  * response, which stays the same object when the proxy hands a request on in-process.
  */
 import type { ServerResponse } from 'node:http';
+import type { RestRouteReading } from './rest-route';
 
 export interface RequestNotes {
   /** X-Request-Id as honoured or made by the front door. */
@@ -12,6 +13,8 @@ export interface RequestNotes {
   route?: string;
   /** The WordPress user the request signed in as (0: nobody). */
   userId?: number;
+  /** The REST route the proxy read from a POST body it consumed (lib/proxy/server.ts), for the app to serve. */
+  restRoute?: RestRouteReading;
 }
 
 const notes = new WeakMap<ServerResponse, RequestNotes>();

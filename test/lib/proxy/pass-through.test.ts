@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { Upstream, createUpstream, passThrough } from '../../../lib/proxy/pass-through';
+import { trustProxies } from '../../../lib/wp/http/request-info';
+import { parseTrustedProxies } from '../../../lib/wp/http/trusted-proxies';
 import { Listening, headerValues, listen, rawRequest } from '../../harness/http';
 
 const BINARY = Buffer.from(Array.from({ length: 512 }, (_, i) => i % 256));
@@ -130,7 +132,7 @@ describe('pass-through to the upstream', () => {
     const raw: string[] = JSON.parse(answer.body.toString()).rawHeaders;
     const host = new URL(proxy.url).host;
     assert.deepEqual(headerValues(raw, 'host'), [host]);
-    assert.deepEqual(headerValues(raw, 'x-forwarded-for'), ['10.0.0.1, 127.0.0.1']);
+    assert.deepEqual(headerValues(raw, 'x-forwarded-for'), ['127.0.0.1'], 'the untrusted client\'s own X-Forwarded-For is dropped');
     assert.deepEqual(headerValues(raw, 'x-forwarded-proto'), ['http']);
     assert.deepEqual(headerValues(raw, 'x-forwarded-host'), [host]);
     assert.deepEqual(headerValues(raw, 'cookie'), ['a=1']);
@@ -141,6 +143,35 @@ describe('pass-through to the upstream', () => {
     assert.deepEqual(headerValues(hop.rawHeaders, 'x-internal'), []);
     assert.deepEqual(headerValues(hop.rawHeaders, 'keep-alive'), []);
     assert.deepEqual(headerValues(hop.rawHeaders, 'x-kept'), ['yes']);
+  });
+
+  it('passes a client\'s X-Forwarded-*, Forwarded and X-Real-IP on only when the client is a trusted proxy', async () => {
+    const forged = [
+      'X-Forwarded-For', '6.6.6.6', 'X-Forwarded-Proto', 'https', 'X-Forwarded-Host', 'evil.example', 'X-Forwarded-Port', '443',
+      'Forwarded', 'for=6.6.6.6;proto=https', 'X-Real-IP', '6.6.6.6',
+    ];
+    const seen = async (trusted: string) => {
+      const front = await listen((req, res) => {
+        trustProxies(req, parseTrustedProxies(trusted));
+        passThrough(req, res, target);
+      });
+      try {
+        return JSON.parse((await rawRequest(front.url, { path: '/echo', headers: forged })).body.toString()).rawHeaders as string[];
+      } finally {
+        await front.close();
+      }
+    };
+    const untrusted = await seen('10.0.0.0/8');
+    assert.deepEqual(headerValues(untrusted, 'x-forwarded-for'), ['127.0.0.1']);
+    assert.deepEqual(headerValues(untrusted, 'x-forwarded-proto'), ['http']);
+    assert.deepEqual(headerValues(untrusted, 'x-forwarded-host'), [headerValues(untrusted, 'host')[0]]);
+    for (const name of ['x-forwarded-port', 'forwarded', 'x-real-ip']) assert.deepEqual(headerValues(untrusted, name), [], name);
+    const trusted = await seen('127.0.0.1');
+    assert.deepEqual(headerValues(trusted, 'x-forwarded-for'), ['6.6.6.6, 127.0.0.1']);
+    assert.deepEqual(headerValues(trusted, 'x-forwarded-proto'), ['https']);
+    assert.deepEqual(headerValues(trusted, 'x-forwarded-host'), ['evil.example']);
+    assert.deepEqual(headerValues(trusted, 'forwarded'), ['for=6.6.6.6;proto=https']);
+    assert.deepEqual(headerValues(trusted, 'x-real-ip'), ['6.6.6.6']);
   });
 
   it('can send the upstream its own host name instead of the client\'s', async () => {

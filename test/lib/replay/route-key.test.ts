@@ -14,6 +14,23 @@ describe('route keys', () => {
     assert.deepEqual(targetOf('/about/?x=1'), { kind: 'page', path: '/about/' });
   });
 
+  it('reads rest_route as WordPress does: any PHP spelling of the name, the last one, the body before the path, front controllers only', () => {
+    const tickets = { kind: 'rest', path: '/support/v1/tickets' };
+    for (const url of [
+      '/?rest_route=/%73upport/v1/tickets', '/?%72est_route=/support/v1/tickets', '/?rest.route=/support/v1/tickets', '/?rest+route=/support/v1/tickets',
+      '/?rest[route=/support/v1/tickets', '/?+rest_route%00x=/support/v1/tickets', '/?rest_route=/wp/v2/posts&rest_route=/support/v1/tickets',
+      '/wp-admin/nothing/?rest_route=/support/v1/tickets', '/wp-admin/admin-ajax.php/x?rest_route=/support/v1/tickets',
+      '/wp-js%6Fn/%2573upport/v1/tickets', '//wp-json/support/v1/tickets/', '/wp-json/wp/v2/posts&rest_route=/support/v1/tickets', '/indexXphp/wp-json/support/v1/tickets',
+    ]) assert.deepEqual(targetOf(url), tickets, url);
+    assert.deepEqual(targetOf('/?rest_route[]=/support/v1/tickets'), { kind: 'rest', path: '/', invalid: true });
+    const form = 'application/x-www-form-urlencoded';
+    assert.deepEqual(targetOf('/wp-json/wp/v2/posts', 'POST', 'rest_route=/support/v1/tickets', form), tickets);
+    assert.deepEqual(targetOf('/?rest_route=/wp/v2/posts', 'POST', 'rest_route=/support/v1/tickets', form), { kind: 'rest', path: '/wp/v2/posts' });
+    assert.deepEqual(targetOf('/', 'POST', 'rest_route=/support/v1/tickets', 'application/json'), { kind: 'page', path: '/' });
+    assert.deepEqual(targetOf('/wp-login.php?rest_route=/support/v1/tickets'), { kind: 'page', path: '/wp-login.php' });
+    assert.deepEqual(targetOf('/wp-admin/admin-ajax.php?rest_route=/support/v1/tickets&action=a'), { kind: 'ajax', action: 'a' });
+  });
+
   it('takes the admin-ajax action from a POST body before the query, as $_REQUEST does', () => {
     assert.deepEqual(targetOf('/wp-admin/admin-ajax.php?action=a'), { kind: 'ajax', action: 'a' });
     assert.deepEqual(targetOf('/wp-admin/admin-ajax.php?action=a', 'POST', 'action=b&x=1', 'application/x-www-form-urlencoded'), { kind: 'ajax', action: 'b' });
