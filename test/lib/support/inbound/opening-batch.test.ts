@@ -173,7 +173,7 @@ describe('mail that opens tickets, arriving together', function () {
     const key = { mailbox: 'batch', dedupeKey: `delivery:${newDeliveryId()}` };
     const sender = { address: 'racer@example.net', name: 'Racer', userId: 0, agent: false };
     const content = (n: number) => ({
-      subject: `Race ${n}`, body: 'Hello', messageId: `<race-${n}-${newDeliveryId()}@example.net>`, inReplyTo: null,
+      subject: `Race ${n}`, body: 'Hello', messageId: `<race-${n}-${newDeliveryId()}@example.net>`, inReplyTo: null, rawFrom: sender.address,
       files: [{ filename: 'a.txt', mimeType: 'text/plain', data: Buffer.from(`file ${n}`) }],
     });
     const ticketsBefore = await knex()('wp_posts').where({ post_type: 'svc_ticket' }).count({ n: '*' });
