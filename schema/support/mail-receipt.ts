@@ -1,7 +1,7 @@
 /**
  * An ignored message as the internal mail routes show it to agents (routes/support/mail-admin.ts;
  * docs/mail-intake.md, "Ignored mail stays findable"): a receipt of `{p}svc_mail_receipts` whose
- * outcome is `ignored`. Its reasons are the only place they are written (lib/support/inbound types them).
+ * outcome is `ignored`.
  */
 export const mailReceiptSchema = {
   $id: 'mail_receipt',
@@ -9,13 +9,13 @@ export const mailReceiptSchema = {
   title: 'svc_mail_receipt',
   type: 'object',
   properties: {
-    receipt_id: { description: 'The receipt ID the mail webhook answered with.', type: 'string', pattern: '^[0-9a-f]{32}$', readonly: true },
-    mailbox: { description: 'Key of the mailbox the message arrived in.', type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,62}$', readonly: true },
+    // Not readonly: the routes' args take these (a receipt in the URL, the list's filters).
+    receipt_id: { description: 'The receipt ID the mail webhook answered with.', type: 'string', pattern: '^[0-9a-f]{32}$' },
+    mailbox: { description: 'Key of the mailbox the message arrived in.', type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,62}$' },
     reason: {
       description: 'Why intake stored no conversation for it.',
       type: 'string',
       enum: ['delivery_report', 'mailer_daemon', 'null_sender', 'auto_submitted', 'autoreply_header', 'precedence', 'own_address', 'loop', 'duplicate', 'unreadable', 'no_sender'],
-      readonly: true,
     },
     raw_from: { description: 'The From header as written, or null when the message could not be read.', type: ['string', 'null'], readonly: true },
     subject: { description: 'The subject, or null when the message could not be read.', type: ['string', 'null'], readonly: true },
