@@ -3,8 +3,8 @@
  * messages intake acknowledged without storing them as conversation, and opening a ticket from one.
  * Opening reads the message kept with the receipt and writes the ticket intake would have opened for
  * it (its sender as the customer, or no one when From names no usable sender), never threaded into
- * another ticket and sending no mail. A receipt opens one ticket: a repeat, also a concurrent one,
- * answers the ticket recorded on the receipt.
+ * another ticket and sending no mail. A receipt opens one ticket: a repeat, also a concurrent one
+ * (it waits on the receipt's row), answers the ticket recorded on the receipt.
  */
 import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
@@ -13,7 +13,7 @@ import { openTicketFromEmail, openUnlinkedTicketFromEmail } from '../tickets/int
 import { ticketListsAfterWrite } from '../tickets/list';
 import { writeSupport } from '../write';
 import { contentOf, parseOrNull, senderOf } from './intake';
-import { StoredReceipt, countReceipts, findReceiptById, listReceipts, recordOpenedTicket } from './receipts';
+import { StoredReceipt, countReceipts, findReceiptById, listReceipts, lockOpenedTicket, recordOpenedTicket } from './receipts';
 import { findStoredMessages, sameMessageId } from './threading';
 
 export interface IgnoredMailFilter {
@@ -72,25 +72,20 @@ export async function openTicketFromReceipt(site: Site, receiptId: string): Prom
   // Read before the write, as intake reads it (see writeSupport).
   const sender = email.from ? await senderOf(site, email.from) : null;
   const content = contentOf(email, raw);
-  const ticketId = await writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx) => {
+  return writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx): Promise<OpenedFromReceipt> => {
+    // A concurrent opening of the same receipt waits here, and then answers the ticket this one opened.
+    const openedMeanwhile = await lockOpenedTicket(ctx.trx, ctx.tables, receipt.receiptId);
+    if (openedMeanwhile !== null) return { ticketId: openedMeanwhile, replayed: true };
     const { messageId } = content;
     const [stored] = messageId ? (await findStoredMessages(ctx.trx, site.db, [messageId])).filter((m) => sameMessageId(m.messageId, messageId)) : [];
     if (stored) throw new WpError('svc_message_already_stored', `This message is already stored in ticket ${stored.ticketId}.`, 409, { ticket_id: stored.ticketId });
     const opened = sender
       ? await openTicketFromEmail(site, ctx, receipt.mailbox, sender, content)
       : await openUnlinkedTicketFromEmail(site, ctx, receipt.mailbox, content);
-    // Another request opened one first: this transaction rolls back (its files too), and that ticket is the answer.
-    if (!(await recordOpenedTicket(ctx.trx, ctx.tables, receipt.receiptId, opened))) throw new OpenedMeanwhile();
-    return opened.ticketId;
-  }).catch((err: unknown) => (err instanceof OpenedMeanwhile ? null : Promise.reject(err)));
-  if (ticketId !== null) return { ticketId, replayed: false };
-  const recorded = await findReceiptById(site.db, receiptId);
-  if (recorded?.ticketId === null || recorded?.ticketId === undefined) throw new Error(`Receipt ${receiptId} refused its ticket but records none.`);
-  return { ticketId: recorded.ticketId, replayed: true };
+    await recordOpenedTicket(ctx.trx, ctx.tables, receipt.receiptId, opened);
+    return { ticketId: opened.ticketId, replayed: false };
+  });
 }
-
-/** Raised inside the write to roll it back when the receipt records a ticket opened meanwhile. */
-class OpenedMeanwhile extends Error {}
 
 export function receiptNotFound(): WpError {
   return new WpError('svc_receipt_not_found', 'No ignored message has this receipt.', 404);

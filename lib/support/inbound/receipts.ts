@@ -144,14 +144,17 @@ export async function findReceiptById(db: Database, receiptId: string): Promise<
 }
 
 /**
- * Records the ticket an agent opened from an ignored message, unless one was recorded meanwhile: false
- * then, and the caller's transaction must not commit. The row's lock makes a concurrent opening wait
- * for this transaction and then find the ticket recorded.
+ * The ticket an agent opened from this receipt's message, or null; the row stays locked until `trx`
+ * ends (MySQL; SQLite runs one write at a time), so a concurrent opening waits here and then reads it.
  */
-export async function recordOpenedTicket(trx: Knex.Transaction, tables: Tables, receiptId: string, opened: { ticketId: number; messageId: number }): Promise<boolean> {
-  const changed = await trx(tables.svc('mail_receipts')).where({ receipt_id: receiptId, outcome: 'ignored' }).whereNull('ticket_id')
-    .update({ ticket_id: opened.ticketId, message_id: opened.messageId });
-  return Number(changed) === 1;
+export async function lockOpenedTicket(trx: Knex.Transaction, tables: Tables, receiptId: string): Promise<number | null> {
+  const row = await trx(tables.svc('mail_receipts')).where({ receipt_id: receiptId }).forUpdate().first('ticket_id');
+  return row?.ticket_id === null || row?.ticket_id === undefined ? null : Number(row.ticket_id);
+}
+
+/** Records the ticket an agent opened from the receipt's message; the outcome stays `ignored`, as intake decided. */
+export async function recordOpenedTicket(trx: Knex.Transaction, tables: Tables, receiptId: string, opened: { ticketId: number; messageId: number }): Promise<void> {
+  await trx(tables.svc('mail_receipts')).where({ receipt_id: receiptId }).update({ ticket_id: opened.ticketId, message_id: opened.messageId });
 }
 
 function filtered(db: Database, filter: ReceiptFilter): Knex.QueryBuilder {
