@@ -8,6 +8,7 @@ import { CliError } from './args';
 import { CHANGELOG_HELP, changelogCommand } from './changelog';
 import { CliContext, Writer } from './context';
 import { JOBS_HELP, jobsCommand } from './jobs';
+import { MAIL_HELP, mailCommand } from './mail';
 import { MAILBOX_HELP, mailboxCommand } from './mailbox';
 import { DB_HELP, dbCommand } from './db';
 import { DOC_HELP, docCommand } from './doc';
@@ -30,6 +31,7 @@ Commands:
   jobs      Show the job queue: queued, running, failed and done jobs.
   alerts    Send a test team alert: understudy alerts test.
   mailbox   Add, list, change mailboxes and rotate their token or relay secret.
+  mail      List what became of accepted mail, ignored mail included: mail receipts.
   site      Create, list, show, change, delete connected sites and rotate their key.
   changelog List and create product changelogs, and sync them from their source.
   replay    Replay a capture (HAR or JSON) against a site and compare the answers.
@@ -57,6 +59,7 @@ const COMMANDS: Record<string, Command> = {
   jobs: { help: JOBS_HELP, run: jobsCommand },
   alerts: { help: ALERTS_HELP, run: alertsCommand },
   mailbox: { help: MAILBOX_HELP, run: mailboxCommand },
+  mail: { help: MAIL_HELP, run: mailCommand },
   site: { help: SITE_HELP, run: siteCommand },
   changelog: { help: CHANGELOG_HELP, run: changelogCommand },
   replay: { help: REPLAY_HELP, run: replayCommand },

@@ -9,6 +9,7 @@ import { chatConfig, chatHandoff, chatMessages, chatThread } from './chat';
 import { chatAdminLearn, chatAdminLearning, chatAdminTest } from './chat-admin';
 import { ticketDelivery } from './deliveries';
 import { docFeedback, docsSearch } from './docs';
+import { ignoredMail, ignoredMailTicket } from './mail-admin';
 import { changelogFeedFormatPage, changelogFeedPage } from './feeds';
 import { ticketMessages } from './messages';
 import { chatScriptPage, portalScriptPage } from './pages';
@@ -20,7 +21,7 @@ import { inboundWebhook, relayWebhook } from './webhooks';
 
 const SUPPORT_ROUTES: RouteDeclaration[] = [
   ticketsCollection, ticketItem, ticketMessages, ticketDelivery, ticketAttachment,
-  relayWebhook, inboundWebhook,
+  relayWebhook, inboundWebhook, ignoredMail, ignoredMailTicket,
   siteTickets, portalConfig, portalCode, portalSession,
   docsSearch, docFeedback,
   changelogsCollection, changelogParse, changelogProbe, changelogSync, changelogReleases,

@@ -24,6 +24,7 @@ export const ticketSchema = {
     site_id: { description: 'Agents only, single ticket: the connected site the ticket was opened on, or null.', type: ['string', 'null'], readonly: true },
     page_url: { description: 'Agents only, single ticket: the page a connected site opened the ticket from, or null.', type: ['string', 'null'], readonly: true },
     metadata: { description: "Agents only, single ticket: what a connected site's server sent with the ticket, or null.", type: ['object', 'array', 'null'], readonly: true },
+    raw_from: { description: 'Agents only, single ticket: the From header of an email that named no usable sender (the ticket then has no customer), or null.', type: ['string', 'null'], readonly: true },
     messages: { description: 'The conversation, oldest first (single ticket only).', type: 'array', readonly: true, items: { $ref: 'message' } },
   },
 } as const;

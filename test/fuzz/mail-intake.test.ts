@@ -363,6 +363,8 @@ describe('fuzz: mail intake', function () {
     assert.equal(receipt.ticket_id === null ? null : Number(receipt.ticket_id), answer.ticket_id, what);
     if (answer.outcome === 'ignored') {
       assert.ok(IGNORED_REASONS.includes(answer.reason), `reason ${answer.reason}: ${what}`);
+      // Nothing ignored is lost: the message is kept with its receipt.
+      assert.ok(await readAttachmentFile(uploadsDirOf(site.config), String(receipt.raw_file)), `the ignored message is not kept: ${what}`);
       return null;
     }
     const ticket = await site.db.knex(site.db.tables.posts).where({ ID: answer.ticket_id }).first();

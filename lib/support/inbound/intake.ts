@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { Site } from '../../wp/site';
 import { Mailbox } from '../mailboxes/store';
-import { EmailContent, EmailSender, addCustomerReplyFromEmail, addNoteFromEmail, openTicketFromEmail } from '../tickets/intake';
+import { SavedFile, saveFiles } from '../tickets/attachments';
+import { EmailContent, EmailSender, addCustomerReplyFromEmail, addNoteFromEmail, openTicketFromEmail, openUnlinkedTicketFromEmail } from '../tickets/intake';
 import { ticketListsAfterWrite } from '../tickets/list';
 import { WriteContext, writeSupport } from '../write';
 import { invalidFields, missingFields } from './errors';
@@ -54,7 +55,9 @@ export async function acceptEmail(site: Site, mailbox: Mailbox, raw: Buffer, ide
     const receiptId = await claimReceipt(ctx.trx, ctx.tables, key, ctx.nowSeconds);
     if (!receiptId) return null;
     const done: Receipt = { receiptId, ...(await storeEmail(site, ctx, mailbox, email, sender, raw)) };
-    await completeReceipt(ctx.trx, ctx.tables, done);
+    // Ignored mail keeps the message as received, so that it stays findable and a ticket can still be opened from it.
+    const rawFile = done.outcome === 'ignored' ? await keepIgnoredMessage(site, ctx, raw) : null;
+    await completeReceipt(ctx.trx, ctx.tables, done, { rawFrom: email?.rawFrom ?? null, subject: email?.subject ?? null, rawFile });
     return done;
   });
   if (receipt) {
@@ -67,7 +70,6 @@ export async function acceptEmail(site: Site, mailbox: Mailbox, raw: Buffer, ide
 
 async function storeEmail(site: Site, ctx: WriteContext, mailbox: Mailbox, email: ParsedEmail | null, sender: EmailSender | null, raw: Buffer): Promise<Outcome> {
   if (!email) return ignored('unreadable');
-  if (!sender) return ignored('no_sender');
   const reason = ignoredReason(email, sender, mailbox, ctx.home);
   if (reason) return ignored(reason);
   // One read answers both: do we hold this message already, and which of ours does it answer?
@@ -77,22 +79,21 @@ async function storeEmail(site: Site, ctx: WriteContext, mailbox: Mailbox, email
   // Our own message coming back is a loop; a customer's message we already hold is a repeat.
   if (known) return ignored(known.authorKind === 'customer' ? 'duplicate' : 'loop');
   const content = contentOf(email, raw);
+  // No one to credit: never threaded (a reply or note would speak for someone), a ticket of its own for agents.
+  if (!sender) return hasContent(email) ? ticketCreated(await openUnlinkedTicketFromEmail(site, ctx, mailbox.key, content)) : ignored('no_sender');
   const ticket = await findThread(ctx.trx, site.db, email, sender, stored);
-  if (!ticket) {
-    const opened = await openTicketFromEmail(site, ctx, mailbox.key, sender, content);
-    return { outcome: 'ticket_created', reason: null, ticketId: opened.ticketId, messageId: opened.messageId };
-  }
+  if (!ticket) return ticketCreated(await openTicketFromEmail(site, ctx, mailbox.key, sender, content));
   if (isCustomerOf(sender, ticket)) {
     return { outcome: 'reply_added', reason: null, ticketId: ticket.id, messageId: await addCustomerReplyFromEmail(site, ctx, ticket, sender, content) };
   }
   return { outcome: 'note_added', reason: null, ticketId: ticket.id, messageId: await addNoteFromEmail(site, ctx, ticket, sender, content) };
 }
 
-/** Why mail that was read and has a sender is still not conversation (auto-replies, our own mail), or null. */
-function ignoredReason(email: ParsedEmail, sender: EmailSender, mailbox: Mailbox, home: string): string | null {
+/** Why mail that was read is still not conversation (auto-replies, bounces, our own mail), or null. */
+function ignoredReason(email: ParsedEmail, sender: EmailSender | null, mailbox: Mailbox, home: string): string | null {
   const automated = automatedReason(email);
   if (automated) return automated;
-  if (sender.address.toLowerCase() === mailbox.address.toLowerCase()) return 'own_address';
+  if (sender?.address.toLowerCase() === mailbox.address.toLowerCase()) return 'own_address';
   if (isOwnMessageId(email.messageId, home)) return 'loop';
   return null;
 }
@@ -115,11 +116,26 @@ export function contentOf(email: ParsedEmail, raw: Buffer): EmailContent {
     messageId: email.messageId,
     inReplyTo: email.inReplyTo,
     files: [...email.attachments, { filename: 'original.eml', mimeType: 'message/rfc822', data: raw }],
+    rawFrom: email.rawFrom,
   };
 }
 
+/** Something to read: text, or a file. A message with neither and no usable sender is ignored as `no_sender`. */
+function hasContent(email: ParsedEmail): boolean {
+  return email.text.trim() !== '' || email.attachments.length > 0;
+}
+
+/**
+ * Writes the message as received under the private uploads folder, for its receipt; removed again if
+ * the transaction does not commit (saveFiles). Returns the path relative to the uploads folder.
+ */
+async function keepIgnoredMessage(site: Site, ctx: WriteContext, raw: Buffer): Promise<string> {
+  const [saved] = await saveFiles(site, ctx, [{ filename: 'message.eml', mimeType: 'message/rfc822', data: raw }]);
+  return (saved as SavedFile).file;
+}
+
 /** The From address, with the WordPress user who has it (their display name stands in for a missing one). */
-async function senderOf(site: Site, from: NonNullable<ParsedEmail['from']>): Promise<EmailSender> {
+export async function senderOf(site: Site, from: NonNullable<ParsedEmail['from']>): Promise<EmailSender> {
   const user = await site.users.byEmail(from.address);
   const agent = user ? (await site.capabilities.forUser(user)).can('svc_work_tickets') : false;
   const name = from.name || user?.display_name || (from.address.split('@')[0] ?? '');
@@ -132,12 +148,16 @@ function dedupeKeyOf(identity: Identity, email: ParsedEmail | null): string {
   return `body:${identity.bodyHash}`;
 }
 
-async function parseOrNull(raw: Buffer): Promise<ParsedEmail | null> {
+export async function parseOrNull(raw: Buffer): Promise<ParsedEmail | null> {
   try {
     return await parseEmail(raw);
   } catch {
     return null;
   }
+}
+
+function ticketCreated(ticket: { ticketId: number; messageId: number }): Outcome {
+  return { outcome: 'ticket_created', reason: null, ...ticket };
 }
 
 function ignored(reason: string): Outcome {

@@ -22,8 +22,7 @@ export function automatedReason(email: ParsedEmail): AutomatedReason | null {
   if (email.contentType.value === 'multipart/report' && REPORT_TYPES.includes((email.contentType.params['report-type'] ?? '').toLowerCase())) {
     return 'delivery_report';
   }
-  const local = email.from?.address.split('@')[0]?.toLowerCase() ?? '';
-  if (DAEMON_SENDERS.includes(local)) return 'mailer_daemon';
+  if (fromDaemon(email)) return 'mailer_daemon';
   // The null reverse-path is reserved for bounces and auto-replies (RFC 5321 4.5.5).
   if (header('return-path').some((v) => v.replace(/\s/g, '') === '<>')) return 'null_sender';
   // RFC 3834: anything but `no` (the default) marks automatic mail; parameters follow a `;`.
@@ -47,6 +46,19 @@ export function isOwnMessageId(messageId: string | null, home: string): boolean 
     return false;
   }
 }
+
+/**
+ * From a mail system: the sender's local part, or, when From names no usable sender (intake then opens
+ * an unlinked ticket), the word written as a local part anywhere in the raw From (`MAILER-DAEMON`,
+ * `Mail Delivery System <MAILER-DAEMON>`, `postmaster@host (Mail Delivery)`).
+ */
+function fromDaemon(email: ParsedEmail): boolean {
+  if (email.from) return DAEMON_SENDERS.includes(email.from.address.split('@')[0]?.toLowerCase() ?? '');
+  return RAW_DAEMON.test(email.rawFrom);
+}
+
+/** `mailer-daemon` or `postmaster` standing as a word where a local part stands: not inside a longer name. */
+const RAW_DAEMON = /(?:^|[\s<"(,:;])(?:mailer-daemon|postmaster)(?=$|[@\s>"),;])/i;
 
 function token(value: string): string {
   return (value.split(';')[0] ?? '').trim().toLowerCase();

@@ -93,7 +93,8 @@ async function writeBatch(site: Site, openings: Opening[]): Promise<Array<Receip
         const { ticketId, messageId } = opened[i] as { ticketId: number; messageId: number };
         return [o, { receiptId: newReceiptId(), outcome: 'ticket_created', reason: null, ticketId, messageId }];
       }));
-      if (!(await storeReceipts(ctx.trx, ctx.tables, [...receipts].map(([o, receipt]) => ({ key: o.key, receipt })), ctx.nowSeconds))) throw new BatchRefused();
+      const rows = [...receipts].map(([o, receipt]) => ({ key: o.key, receipt, details: { rawFrom: o.content.rawFrom, subject: o.content.subject, rawFile: null } }));
+      if (!(await storeReceipts(ctx.trx, ctx.tables, rows, ctx.nowSeconds))) throw new BatchRefused();
       return openings.map((o) => receipts.get(o) ?? null);
     });
   } catch (err) {

@@ -16,6 +16,11 @@ const mailparser = lazyRequire(() => require('mailparser') as typeof import('mai
 export interface ParsedEmail {
   /** The sender; null when From is missing, repeated, or not one cleanly written mailbox (see senderOf). */
   from: { address: string; name: string } | null;
+  /**
+   * The From header as written (unfolded, UTF-8; several joined by a newline; '' when absent), at most
+   * RAW_FROM_MAX characters: what agents see when `from` is null, and what a receipt records.
+   */
+  rawFrom: string;
   subject: string;
   text: string;
   /** Message-IDs keep their angle brackets, as `_svc_message_id` stores them. */
@@ -37,6 +42,7 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
   const type = mail.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined;
   return {
     from: senderOf(mail.headerLines, mail.from),
+    rawFrom: rawFromOf(mail.headerLines),
     subject: (mail.subject ?? '').replace(/\s+/g, ' ').trim(),
     text: readableText(mail.text || (mail.html ? await htmlToText(mail.html) : ''), files),
     messageId: messageIds(mail.messageId)[0] ?? null,
@@ -81,6 +87,15 @@ function senderOf(lines: ReadonlyArray<{ key: string; line: string }>, parsed: A
   const [read, ...more] = parsed?.value ?? [];
   if (!mailbox || !read || more.length || read.group || read.address?.toLowerCase() !== mailbox.address.toLowerCase()) return null;
   return { address: mailbox.address, name: (read.name ?? '').replace(/\s+/g, ' ').trim() };
+}
+
+/** RFC 5322's limit of a line: a longer From is broken anyway, and this bounds what is stored of it. */
+export const RAW_FROM_MAX = 998;
+
+function rawFromOf(lines: ReadonlyArray<{ key: string; line: string }>): string {
+  const values = lines.filter((h) => h.key.toLowerCase() === 'from').map((h) => utf8(headerValue(h.line)));
+  // Cut by code points, so that no half of a surrogate pair is stored.
+  return Array.from(values.join('\n')).slice(0, RAW_FROM_MAX).join('');
 }
 
 /** A raw header line's value, unfolded. */

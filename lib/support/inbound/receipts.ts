@@ -24,6 +24,34 @@ export interface Receipt {
   messageId: number | null;
 }
 
+/** What a receipt keeps of its message besides the outcome, so that ignored mail stays findable. */
+export interface ReceiptDetails {
+  /** The From header as written (parse.ts rawFrom); null for an unreadable message. */
+  rawFrom: string | null;
+  subject: string | null;
+  /** Ignored mail: the message as received, a path under the uploads folder (private folder); else null. */
+  rawFile: string | null;
+}
+
+/** A receipt as listed: its outcome, what it keeps of the message, the mailbox and when it arrived. */
+export interface StoredReceipt extends Receipt, ReceiptDetails {
+  mailbox: string;
+  /** Unix seconds. */
+  createdAt: number;
+}
+
+/** Which receipts a list shows; `since` and `until` are Unix seconds (from, inclusive; to, exclusive). */
+export interface ReceiptFilter {
+  outcome?: string;
+  reason?: string;
+  mailbox?: string;
+  since?: number;
+  until?: number;
+}
+
+/** varchar(255): a subject is cut to it by code points (MySQL counts characters; no half surrogate pair is stored). */
+const SUBJECT_MAX = 255;
+
 export interface ReceiptKey {
   mailbox: string;
   /** `delivery:<X-Svc-Delivery>`, `message-id:<sha256>` or `body:<sha256>` (docs/mail-intake.md). */
@@ -38,10 +66,15 @@ export async function claimReceipt(trx: Knex.Transaction, tables: Tables, key: R
 }
 
 /** Records the outcome in the same transaction as the writes it describes. */
-export async function completeReceipt(trx: Knex.Transaction, tables: Tables, receipt: Receipt): Promise<void> {
+export async function completeReceipt(trx: Knex.Transaction, tables: Tables, receipt: Receipt, details: ReceiptDetails): Promise<void> {
   await trx(tables.svc('mail_receipts')).where({ receipt_id: receipt.receiptId }).update({
-    outcome: receipt.outcome, reason: receipt.reason, ticket_id: receipt.ticketId, message_id: receipt.messageId,
+    outcome: receipt.outcome, reason: receipt.reason, ticket_id: receipt.ticketId, message_id: receipt.messageId, ...detailColumns(details),
   });
+}
+
+function detailColumns(details: ReceiptDetails): Record<string, string | null> {
+  const subject = details.subject === null ? null : Array.from(details.subject).slice(0, SUBJECT_MAX).join('');
+  return { raw_from: details.rawFrom, subject, raw_file: details.rawFile };
 }
 
 /**
@@ -49,11 +82,11 @@ export async function completeReceipt(trx: Knex.Transaction, tables: Tables, rec
  * them (a batch, ./opening-batch.ts); false when any key was taken, and the transaction must not commit.
  * In key order, so that two batches holding some of the same keys cannot deadlock on each other.
  */
-export async function storeReceipts(trx: Knex.Transaction, tables: Tables, receipts: Array<{ key: ReceiptKey; receipt: Receipt }>, nowSeconds: number): Promise<boolean> {
+export async function storeReceipts(trx: Knex.Transaction, tables: Tables, receipts: Array<{ key: ReceiptKey; receipt: Receipt; details: ReceiptDetails }>, nowSeconds: number): Promise<boolean> {
   // The index's own order (case aside), so that concurrent batches take their locks alike.
-  const rows = [...receipts].sort((a, b) => (keyText(a.key) < keyText(b.key) ? -1 : 1)).map(({ key, receipt }) => ({
+  const rows = [...receipts].sort((a, b) => (keyText(a.key) < keyText(b.key) ? -1 : 1)).map(({ key, receipt, details }) => ({
     receipt_id: receipt.receiptId, mailbox: key.mailbox, dedupe_key: key.dedupeKey, outcome: receipt.outcome, reason: receipt.reason,
-    ticket_id: receipt.ticketId, message_id: receipt.messageId, created_at: nowSeconds,
+    ticket_id: receipt.ticketId, message_id: receipt.messageId, created_at: nowSeconds, ...detailColumns(details),
   }));
   return (await insertEachUnlessTaken(trx, tables.svc('mail_receipts'), rows, ['mailbox', 'dedupe_key'])) === rows.length;
 }
@@ -88,5 +121,58 @@ export async function findReceipt(db: Database, key: ReceiptKey): Promise<Receip
     reason: row.reason ?? null,
     ticketId: row.ticket_id === null ? null : Number(row.ticket_id),
     messageId: row.message_id === null ? null : Number(row.message_id),
+  };
+}
+
+const LISTED_COLUMNS = ['receipt_id', 'mailbox', 'outcome', 'reason', 'ticket_id', 'message_id', 'raw_from', 'subject', 'raw_file', 'created_at'];
+
+/** Receipts the filter selects, newest first. */
+export async function listReceipts(db: Database, filter: ReceiptFilter, limit: number, offset = 0): Promise<StoredReceipt[]> {
+  const rows = await filtered(db, filter).select(LISTED_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
+  return rows.map(toStoredReceipt);
+}
+
+export async function countReceipts(db: Database, filter: ReceiptFilter): Promise<number> {
+  const [row] = await filtered(db, filter).count({ total: '*' });
+  return Number((row as { total: number | string } | undefined)?.total ?? 0);
+}
+
+/** A receipt by its ID (as the sender holds it), or null. */
+export async function findReceiptById(db: Database, receiptId: string): Promise<StoredReceipt | null> {
+  const row = await db.knex(db.tables.svc('mail_receipts')).where({ receipt_id: receiptId }).first(LISTED_COLUMNS);
+  return row ? toStoredReceipt(row) : null;
+}
+
+/**
+ * The ticket an agent opened from this receipt's message, or null; the row stays locked until `trx`
+ * ends (MySQL; SQLite runs one write at a time), so a concurrent opening waits here and then reads it.
+ */
+export async function lockOpenedTicket(trx: Knex.Transaction, tables: Tables, receiptId: string): Promise<number | null> {
+  const row = await trx(tables.svc('mail_receipts')).where({ receipt_id: receiptId }).forUpdate().first('ticket_id');
+  return row?.ticket_id === null || row?.ticket_id === undefined ? null : Number(row.ticket_id);
+}
+
+/** Records the ticket an agent opened from the receipt's message; the outcome stays `ignored`, as intake decided. */
+export async function recordOpenedTicket(trx: Knex.Transaction, tables: Tables, receiptId: string, opened: { ticketId: number; messageId: number }): Promise<void> {
+  await trx(tables.svc('mail_receipts')).where({ receipt_id: receiptId }).update({ ticket_id: opened.ticketId, message_id: opened.messageId });
+}
+
+function filtered(db: Database, filter: ReceiptFilter): Knex.QueryBuilder {
+  const query = db.knex(db.tables.svc('mail_receipts'));
+  if (filter.outcome !== undefined) query.where('outcome', filter.outcome);
+  if (filter.reason !== undefined) query.where('reason', filter.reason);
+  if (filter.mailbox !== undefined) query.where('mailbox', filter.mailbox);
+  if (filter.since !== undefined) query.where('created_at', '>=', filter.since);
+  if (filter.until !== undefined) query.where('created_at', '<', filter.until);
+  return query;
+}
+
+function toStoredReceipt(row: Record<string, unknown>): StoredReceipt {
+  const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
+  const id = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  return {
+    receiptId: String(row.receipt_id), mailbox: String(row.mailbox), outcome: row.outcome as ReceiptOutcome, reason: text(row.reason),
+    ticketId: id(row.ticket_id), messageId: id(row.message_id), rawFrom: text(row.raw_from), subject: text(row.subject),
+    rawFile: text(row.raw_file), createdAt: Number(row.created_at),
   };
 }

@@ -123,14 +123,24 @@ async function ensureFolder(uploadsDir: string, folder: string): Promise<void> {
 
 /** Reads a stored file; a path that leaves the private folder is refused. */
 export async function readAttachmentFile(uploadsDir: string, relative: string): Promise<Buffer | null> {
-  const root = path.resolve(uploadsDir, PRIVATE_FOLDER);
-  const full = path.resolve(uploadsDir, relative);
-  if (!full.startsWith(root + path.sep)) return null;
+  const full = privatePath(uploadsDir, relative);
   try {
-    return await fs.readFile(full);
+    return full ? await fs.readFile(full) : null;
   } catch {
     return null;
   }
+}
+
+/** Whether a stored file is there (without reading it); a path that leaves the private folder is not. */
+export async function attachmentFileExists(uploadsDir: string, relative: string): Promise<boolean> {
+  const full = privatePath(uploadsDir, relative);
+  return full !== null && (await fs.stat(full).then((s) => s.isFile(), () => false));
+}
+
+function privatePath(uploadsDir: string, relative: string): string | null {
+  const root = path.resolve(uploadsDir, PRIVATE_FOLDER);
+  const full = path.resolve(uploadsDir, relative);
+  return full.startsWith(root + path.sep) ? full : null;
 }
 
 export async function removeAttachmentFiles(uploadsDir: string, relatives: string[]): Promise<void> {

@@ -66,6 +66,8 @@ export interface TicketOpening {
   mailbox?: string;
   /** Site-id of the connected site the ticket was opened on (`_svc_site_id`). */
   siteId?: string;
+  /** An email's raw From when it names no usable sender (`_svc_raw_from`); the customer is then nobody. */
+  rawFrom?: string;
   /** The first message's own RFC 5322 Message-ID (an email's); one is made when absent. */
   messageId?: string | null;
   inReplyTo?: string | null;
@@ -105,7 +107,7 @@ export async function openTickets(site: Site, ctx: WriteContext, openings: Ticke
 function ticketRowsOf(o: TicketOpening): NewTicketRows {
   return {
     subject: o.subject, customerId: o.customer.userId, customerName: o.customer.name, customerEmail: o.customer.email,
-    source: o.source, priority: 'normal', mailbox: o.mailbox, siteId: o.siteId,
+    source: o.source, priority: 'normal', mailbox: o.mailbox, siteId: o.siteId, rawFrom: o.rawFrom,
   };
 }
 

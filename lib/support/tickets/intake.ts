@@ -28,12 +28,24 @@ export interface EmailContent {
   messageId: string | null;
   inReplyTo: string | null;
   files: IncomingFile[];
+  /** The From header as written: a receipt records it, and agents see it when it names no usable sender. */
+  rawFrom: string;
 }
 
 /** A new ticket from an email: source `email`, the mailbox's key, the sender as the customer. */
 export function openTicketFromEmail(site: Site, ctx: WriteContext, mailboxKey: string, sender: EmailSender, email: EmailContent): Promise<{ ticketId: number; messageId: number }> {
   return openTicket(site, ctx, emailOpening(mailboxKey, sender, email));
 }
+
+/**
+ * A new ticket from an email whose From names no usable sender (docs/mail-intake.md): no customer
+ * user, name or email, so no account can ever own it, and the raw From kept for agents.
+ */
+export function openUnlinkedTicketFromEmail(site: Site, ctx: WriteContext, mailboxKey: string, email: EmailContent): Promise<{ ticketId: number; messageId: number }> {
+  return openTicket(site, ctx, { ...emailOpening(mailboxKey, NOBODY, email), rawFrom: email.rawFrom });
+}
+
+const NOBODY: EmailSender = { address: '', name: '', userId: 0, agent: false };
 
 /** The ticket an email opens, for openTicket() or, with others, openTickets(). */
 export function emailOpening(mailboxKey: string, sender: EmailSender, email: EmailContent): TicketOpening {

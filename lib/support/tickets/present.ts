@@ -34,6 +34,8 @@ export function presentConversation(conversation: Conversation, actor: Actor, at
     out.site_id = conversation.ticket.siteId;
     out.page_url = conversation.siteDetails?.pageUrl ?? null;
     out.metadata = conversation.siteDetails?.metadata ?? null;
+    // The From of an email that named no usable sender (docs/mail-intake.md): the only trace of who wrote.
+    out.raw_from = conversation.rawFrom ?? null;
   }
   out.messages = messages;
   return out;

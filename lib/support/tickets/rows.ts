@@ -31,6 +31,12 @@ export const TICKET_SITE_META = {
   metadata: '_svc_site_metadata',
 } as const;
 
+/**
+ * The From header of an email whose sender could not be read as one mailbox (docs/mail-intake.md,
+ * "Mail without a usable sender"): such a ticket has no customer, and agents see this instead.
+ */
+export const RAW_FROM_META = '_svc_raw_from';
+
 export const MESSAGE_META = {
   authorName: '_svc_author_name',
   authorEmail: '_svc_author_email',

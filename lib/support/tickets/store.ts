@@ -5,7 +5,7 @@ import { selectWithMaterialization } from '../../wp/db/optimizer';
 import { postMetaFor, singleMetaValues } from '../../wp/posts';
 import { ListFields } from './list-index';
 import { TicketFilter, applyTicketFilter } from './list-query';
-import { POST_TYPE, PostRow, TICKET_META, assigneeOf, priorityOf, toAttachment, toDelivery, toMessage, toSiteDetails, toTicket } from './rows';
+import { POST_TYPE, PostRow, RAW_FROM_META, TICKET_META, assigneeOf, priorityOf, toAttachment, toDelivery, toMessage, toSiteDetails, toTicket } from './rows';
 import { Conversation, Ticket } from './types';
 
 const TICKET_COLUMNS = ['p.ID', 'p.post_title', 'p.post_status', 'p.post_date', 'p.post_modified', 'p.post_author'];
@@ -119,7 +119,11 @@ export async function loadConversation(db: Database, ticket: Ticket, includeInte
     attachments: children.filter((c) => c.post_type === POST_TYPE.attachment).map((c) => toAttachment(c, metaOf(c))),
     deliveries: children.filter((c) => c.post_type === POST_TYPE.delivery).map((c) => toDelivery(c, metaOf(c))),
   };
-  if (includeInternal) conversation.siteDetails = toSiteDetails(singleMetaValues(meta.get(ticket.id)));
+  if (includeInternal) {
+    const ticketValues = singleMetaValues(meta.get(ticket.id));
+    conversation.siteDetails = toSiteDetails(ticketValues);
+    conversation.rawFrom = ticketValues.get(RAW_FROM_META) ?? null;
+  }
   return conversation;
 }
 

@@ -93,6 +93,8 @@ export interface Conversation {
   deliveries: Delivery[];
   /** Read with internal notes (agents' views); absent otherwise. */
   siteDetails?: SiteDetails;
+  /** Agents' views: the raw From of an email that named no usable sender, else null. */
+  rawFrom?: string | null;
 }
 
 /** A file that arrived with a request: in memory (an email part) or on disk (an upload streamed there). */

@@ -9,5 +9,6 @@ import { createPortal } from './20261125-01-create-portal';
 import { indexPortalExpiry } from './20261125-02-index-portal-expiry';
 import { createDocVotes } from './20261125-05-create-doc-votes';
 import { createShadowEvidence } from './20261125-20-create-shadow-evidence';
+import { addMailReceiptDetails } from './20261127-01-add-mail-receipt-details';
 
-export const MIGRATIONS: Migration[] = [createRateLimits, createRequestKeys, createJobs, createMailReceipts, createFrmSubmissions, createPortal, indexPortalExpiry, createDocVotes, createShadowEvidence];
+export const MIGRATIONS: Migration[] = [createRateLimits, createRequestKeys, createJobs, createMailReceipts, createFrmSubmissions, createPortal, indexPortalExpiry, createDocVotes, createShadowEvidence, addMailReceiptDetails];

@@ -18,7 +18,8 @@ interface Expected {
   outcome: 'ticket_created' | 'reply_added' | 'note_added' | 'ignored';
   reason?: string;
   joins?: number | string;
-  ticket?: { subject?: string; status: string; customer_name?: string; customer_email?: string; customer_id?: number };
+  /** `raw_from`: the From of a message that names no usable sender, kept for agents (the ticket has no customer). */
+  ticket?: { subject?: string; status: string; customer_name?: string; customer_email?: string; customer_id?: number; raw_from?: string };
   message?: { body: string; visibility: 'public' | 'internal'; author_kind: string; author_email?: string; author_id?: number; message_id?: string; in_reply_to?: string };
   attachments?: string[];
   content_ids?: Record<string, string>;
@@ -71,6 +72,7 @@ describe('mail corpus through the relay route', function () {
         assert.equal(receipt.reason, expected.reason);
         assert.equal(await countRows(oracle.site, 'wp_posts'), before.posts, 'an ignored message stores no posts');
         assert.equal(await countRows(oracle.site, 'wp_svc_jobs'), before.jobs, 'an ignored message sets nothing off');
+        assert.deepEqual(fs.readFileSync(path.join(uploadsDirOf(oracle.site.config), receipt.raw_file)), fixture(name), 'an ignored message is kept as received');
         return;
       }
 
@@ -121,6 +123,7 @@ describe('mail corpus through the relay route', function () {
         [ticketMeta._svc_source, ticketMeta._svc_mailbox, ticketMeta._svc_customer_name, ticketMeta._svc_customer_email, ticketMeta._svc_priority, ticketMeta._svc_version],
         ['email', 'help', t.customer_name, t.customer_email, 'normal', '1'],
       );
+      assert.equal(ticketMeta._svc_raw_from, expected.ticket?.raw_from, 'only a ticket without a usable sender keeps the raw From');
     } else {
       assert.equal(Number(ticketMeta._svc_version), versionBefore + 1, 'the version moves on by one');
     }
@@ -164,11 +167,20 @@ describe('mail corpus through the relay route', function () {
     const seen = await as(oracle.app, 'agent1').get(`${API}/tickets/${ticketId}`);
     assert.equal(seen.status, 200, seen.text);
     assert.equal(seen.body.status, expected.ticket?.status);
-    if (expected.outcome === 'ticket_created') assert.equal(seen.body.source, 'email');
+    if (expected.outcome === 'ticket_created') {
+      assert.equal(seen.body.source, 'email');
+      assert.equal(seen.body.raw_from, expected.ticket?.raw_from ?? null);
+    }
     const message = seen.body.messages.find((x: { id: number }) => x.id === messageId);
     assert.equal(message.body, expected.message?.body);
     assert.equal(message.visibility, expected.message?.visibility);
     assert.deepEqual(message.attachments.map((a: { filename: string }) => a.filename), expected.attachments);
+    if (expected.ticket?.raw_from !== undefined) {
+      // Linked to no one: no customer can read it or find it in their list.
+      for (const login of ['customer1', 'customer2'] as const) assert.equal((await as(oracle.app, login).get(`${API}/tickets/${ticketId}`)).status, 404, login);
+      const list = await as(oracle.app, 'customer1').get(`${API}/tickets?search=${encodeURIComponent(expected.ticket.subject ?? '')}`);
+      assert.deepEqual(list.body, []);
+    }
     const customer = seen.body.customer_email === 'customer1@example.test' ? 'customer1' : seen.body.customer_email === 'customer2@example.test' ? 'customer2' : null;
     if (customer) {
       const theirs = await as(oracle.app, customer).get(`${API}/tickets/${ticketId}`);

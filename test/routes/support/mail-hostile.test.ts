@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { IssuedCredentials } from '../../../lib/support/mailboxes/admin';
 import { uploadsDirOf } from '../../../lib/support/tickets/attachments';
 import { addTestMailbox, inboundPost, postMeta, relayPost } from '../../harness/mail';
+import { API, as } from '../../harness/support';
 import { OracleSite, openOracle } from '../../harness/oracle';
 
 let serial = 0;
@@ -127,16 +128,27 @@ describe('mail built to hurt', function () {
       ['two From headers', ['From: Customer Two <customer2@example.test>', 'From: attacker@evil.test']],
       ['an address only as an encoded-word', ['From: =?utf-8?q?customer2=40example.test?=']],
     ];
+    /** A ticket opened for mail without a usable sender: no customer, the raw From for agents only. */
+    async function assertUnlinked(newTicketId: number, rawFrom: string): Promise<void> {
+      const row = await oracle.site.db.knex('wp_posts').where({ ID: newTicketId }).first();
+      const meta = await postMeta(oracle.site, newTicketId);
+      assert.deepEqual([Number(row.post_author), meta._svc_customer_email, meta._svc_customer_name, meta._svc_raw_from], [0, '', '', rawFrom]);
+      assert.equal((await as(oracle.app, 'agent1').get(`${API}/tickets/${newTicketId}`)).body.raw_from, rawFrom);
+      assert.equal((await as(oracle.app, 'customer2').get(`${API}/tickets/${newTicketId}`)).status, 404, 'the customer the From names cannot read it');
+    }
+
     for (const [about, headers] of unclean) {
-      it(`credits no one for ${about} (${headers.join(' / ')}): ignored as no_sender, the ticket untouched`, async () => {
+      it(`credits no one for ${about} (${headers.join(' / ')}): a ticket of its own linked to no one, the ticket untouched`, async () => {
         const { ticketId, rootId, subject } = await customer2Ticket();
         const before = await conversation(ticketId);
         const res = await relayPost(oracle.app, oracle.site, mailbox, rawMessage([
           ...headers, `Subject: Re: ${subject} [#${ticketId}]`, `In-Reply-To: ${rootId}`,
         ], 'Please refund to my new account.'));
         assert.equal(res.status, 202, res.text);
-        assert.deepEqual([res.body.outcome, res.body.reason, res.body.ticket_id], ['ignored', 'no_sender', null]);
+        assert.equal(res.body.outcome, 'ticket_created');
+        assert.notEqual(res.body.ticket_id, ticketId);
         assert.deepEqual(await conversation(ticketId), before);
+        await assertUnlinked(Number(res.body.ticket_id), headers.map((h) => h.slice('From: '.length)).join('\n'));
       });
     }
 
@@ -145,8 +157,23 @@ describe('mail built to hurt', function () {
       const res = await relayPost(oracle.app, oracle.site, mailbox, rawMessage([
         'From: <customer2@example.test>@evil.test', `Subject: Re: ${subject} [#${ticketId}]`,
       ]));
-      assert.deepEqual([res.status, res.body.outcome, res.body.reason], [202, 'ignored', 'no_sender']);
+      assert.deepEqual([res.status, res.body.outcome], [202, 'ticket_created']);
+      assert.notEqual(res.body.ticket_id, ticketId);
       assert.equal((await conversation(ticketId)).length, 1);
+      await assertUnlinked(Number(res.body.ticket_id), '<customer2@example.test>@evil.test');
+    });
+
+    it('still ignores machine mail without a usable sender, and mail with nothing to read (no_sender)', async () => {
+      const cases: Array<[string[], string, string]> = [
+        [['From: MAILER-DAEMON', 'Subject: Undelivered Mail'], 'Your message could not be delivered.', 'mailer_daemon'],
+        [['From: a@b.test, c@d.test', 'Auto-Submitted: auto-replied', 'Subject: Out of office'], 'I am away.', 'auto_submitted'],
+        [['From: a@b.test, c@d.test', 'Precedence: bulk', 'Subject: News'], 'Our news.', 'precedence'],
+        [['From: a@b.test, c@d.test', 'Subject: empty'], ' ', 'no_sender'],
+      ];
+      for (const [headers, body, reason] of cases) {
+        const res = await relayPost(oracle.app, oracle.site, mailbox, rawMessage(headers, body));
+        assert.deepEqual([res.status, res.body.outcome, res.body.reason, res.body.ticket_id], [202, 'ignored', reason, null], reason);
+      }
     });
 
     it('takes the address in the angle brackets, not one in the display name (quoted or encoded): an internal note', async () => {

@@ -214,10 +214,14 @@ describe('POST /support/v1/webhooks/relay/<route-key>', function () {
     assert.equal((await relayPost(oracle.app, oracle.site, before, message())).status, 401);
   });
 
-  it('acknowledges a message without a sender and records it as ignored (the relay has no 422)', async () => {
+  it('acknowledges a message without a sender: a ticket linked to no one when it has something to read, else ignored (the relay has no 422)', async () => {
     const res = await relayPost(oracle.app, oracle.site, mailbox, Buffer.from('Subject: nobody\r\n\r\nno From header\r\n'));
     assert.equal(res.status, 202);
-    assert.deepEqual([res.body.outcome, res.body.reason, res.body.ticket_id], ['ignored', 'no_sender', null]);
+    assert.equal(res.body.outcome, 'ticket_created');
+    const meta = await oracle.site.db.knex('wp_postmeta').where({ post_id: res.body.ticket_id }).pluck('meta_key');
+    assert.ok(meta.includes('_svc_raw_from'), 'the (empty) raw From marks the ticket as having no usable sender');
+    const empty = await relayPost(oracle.app, oracle.site, mailbox, Buffer.from('Subject: nobody\r\n\r\n\r\n'));
+    assert.deepEqual([empty.status, empty.body.outcome, empty.body.reason, empty.body.ticket_id], [202, 'ignored', 'no_sender', null]);
   });
 
   it('answers 503 storage_unavailable while the setup-failed notice is on, and stores nothing', async () => {

@@ -13,7 +13,7 @@ import { ticketTag } from '../../../../lib/support/inbound/threading';
 
 function email(headers: Record<string, string>, from = 'someone@example.com', contentType: ParsedEmail['contentType'] = { value: 'text/plain', params: {} }): ParsedEmail {
   return {
-    from: { address: from, name: '' }, subject: '', text: '', messageId: null, inReplyTo: null, references: [], attachments: [], contentType,
+    from: { address: from, name: '' }, rawFrom: from, subject: '', text: '', messageId: null, inReplyTo: null, references: [], attachments: [], contentType,
     headers: new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), [v]])),
   };
 }
@@ -65,6 +65,16 @@ describe('mail intake rules', function () {
       assert.equal(automatedReason(email({}, 'a@b.c', { value: 'multipart/report', params: { 'report-type': 'disposition-notification' } })), 'delivery_report');
       assert.equal(automatedReason(email({}, 'Postmaster@example.com')), 'mailer_daemon');
       assert.equal(automatedReason(email({ 'Return-Path': '< >' })), 'null_sender');
+    });
+
+    it('recognises a daemon in a From that names no usable sender, as a local part only', () => {
+      const unusable = (rawFrom: string): ParsedEmail => ({ ...email({}), from: null, rawFrom });
+      for (const rawFrom of ['MAILER-DAEMON', 'Mail Delivery System <MAILER-DAEMON>', 'postmaster@mx.example.com (Mail Delivery), x@y.z', '"System" <Postmaster>']) {
+        assert.equal(automatedReason(unusable(rawFrom)), 'mailer_daemon', rawFrom);
+      }
+      for (const rawFrom of ['Big Bug bb@bug.com', 'postmasters@example.com', 'the-postmaster@example.com, a@b.c', '']) {
+        assert.equal(automatedReason(unusable(rawFrom)), null, rawFrom);
+      }
     });
 
     it('knows this site\'s own Message-ID shape, on its own host only', () => {
