@@ -19,6 +19,8 @@ export interface EmailSender {
   userId: number;
   /** That user holds `svc_work_tickets`. */
   agent: boolean;
+  /** A signed relay vouched for the sender; otherwise a ticket the mail opens is marked unverified. */
+  vouched: boolean;
 }
 
 export interface EmailContent {
@@ -40,7 +42,7 @@ export function emailOpening(mailboxKey: string, sender: EmailSender, email: Ema
   return {
     subject: email.subject, body: email.body, source: 'email', mailbox: mailboxKey, files: email.files,
     customer: { userId: sender.userId, name: sender.name, email: sender.address }, authorKind: sender.agent ? 'agent' : 'customer',
-    messageId: email.messageId, inReplyTo: email.inReplyTo,
+    messageId: email.messageId, inReplyTo: email.inReplyTo, requesterUnverified: sender.vouched ? undefined : 'inbound_webhook',
   };
 }
 

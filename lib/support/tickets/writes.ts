@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { BatchPost, NewPost, PostWrites, addPostMeta } from '../../wp/posts';
 import { WriteContext } from '../write';
 import { DELIVERY_META, MESSAGE_META, POST_TYPE, TICKET_META, postStatusOf, ATTACHED_FILE_META, CONTENT_ID_META } from './rows';
-import { Message, TicketPriority, TicketStatus } from './types';
+import { Message, TicketPriority, TicketStatus, UnverifiedRequester } from './types';
 import { staleVersion } from './policy';
 
 /**
@@ -35,6 +35,7 @@ export interface NewTicketRows {
   priority: TicketPriority;
   siteId?: string;
   mailbox?: string;
+  requesterUnverified?: UnverifiedRequester;
 }
 
 export async function insertTicket(ctx: NewPostsContext, t: NewTicketRows): Promise<number> {
@@ -60,6 +61,7 @@ function addTicketMeta(ctx: NewPostsContext, id: number, t: NewTicketRows): void
   };
   if (t.siteId) meta[TICKET_META.siteId] = t.siteId;
   if (t.mailbox) meta[TICKET_META.mailbox] = t.mailbox;
+  if (t.requesterUnverified) meta[TICKET_META.requesterUnverified] = t.requesterUnverified;
   ctx.posts.addMeta(id, meta);
   ctx.changedTickets.add(id);
 }
