@@ -9,7 +9,7 @@ import { TicketOpening, openTicket } from './create';
 import { ReplyAuthor, storeReply } from './reply';
 import { IncomingFile, Ticket } from './types';
 import { WriteContext } from '../write';
-import { bumpVersion } from './writes';
+import { bumpVersion, confirmRequester } from './writes';
 
 /** The From address of an email, matched to a WordPress user where one has that address. */
 export interface EmailSender {
@@ -46,9 +46,13 @@ export function emailOpening(mailboxKey: string, sender: EmailSender, email: Ema
   };
 }
 
-/** The ticket's customer answered by email: a public reply that reopens the ticket and fires `customer_replied`. */
+/**
+ * The ticket's customer answered by email: a public reply that reopens the ticket and fires
+ * `customer_replied`; mail a relay vouched for confirms an unverified requester.
+ */
 export async function addCustomerReplyFromEmail(site: Site, ctx: WriteContext, ticket: Ticket, sender: EmailSender, email: EmailContent): Promise<number> {
   await bumpVersion(ctx, ticket.id);
+  if (sender.vouched) await confirmRequester(ctx, ticket);
   const author: ReplyAuthor = { userId: sender.userId, name: sender.name, email: sender.address, kind: 'customer' };
   return storeReply(site, ctx, author, ticket, { body: email.body, visibility: 'public', files: email.files, messageId: email.messageId, inReplyTo: email.inReplyTo });
 }

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { BatchPost, NewPost, PostWrites, addPostMeta } from '../../wp/posts';
 import { WriteContext } from '../write';
 import { DELIVERY_META, MESSAGE_META, POST_TYPE, TICKET_META, postStatusOf, ATTACHED_FILE_META, CONTENT_ID_META } from './rows';
-import { Message, TicketPriority, TicketStatus, UnverifiedRequester } from './types';
+import { Message, Ticket, TicketPriority, TicketStatus, UnverifiedRequester } from './types';
 import { staleVersion } from './policy';
 
 /**
@@ -211,6 +211,16 @@ export async function touchTicket(ctx: WriteContext, ticketId: number, status?: 
   if (status) update.post_status = postStatusOf(status);
   await ctx.trx(ctx.tables.posts).where({ ID: ticketId }).update(update);
   ctx.changedTickets.add(ticketId);
+}
+
+/**
+ * The ticket's customer acted where their address is proven (signed in, the portal, mail a relay
+ * vouched for): the requester is no longer unverified (docs/support-desk.md, "Unverified requesters").
+ */
+export async function confirmRequester(ctx: WriteContext, ticket: Ticket): Promise<void> {
+  if (!ticket.requesterUnverified) return;
+  await ctx.trx(ctx.tables.postmeta).where({ post_id: ticket.id, meta_key: TICKET_META.requesterUnverified }).del();
+  ctx.changedTickets.add(ticket.id);
 }
 
 function safeHost(home: string): string {

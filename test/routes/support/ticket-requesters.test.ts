@@ -153,6 +153,37 @@ describe('tickets in someone else\'s name', function () {
     });
   });
 
+  describe('until the address confirms', () => {
+    it('stays marked on mail an automation tool posts, and ends with the customer\'s signed-in reply', async () => {
+      await setSupportSettings(t.site, { alerts_url: `${receiver.url}/hook`, alerts_customer_replied: true, chat_enabled: true, chat_handoff: true, chat_api_key: 'sk-test-key' });
+      const id = await handOff(CUSTOMER1.email, CHOSEN);
+      const posted = await inboundPost(t.app, mailbox).set('Content-Type', 'message/rfc822').send(email(`${CUSTOMER1.name} <${CUSTOMER1.email}>`, `Re: refund [#${id}]`));
+      assert.deepEqual([posted.status, posted.body.outcome, posted.body.ticket_id], [202, 'reply_added', id], posted.text);
+      assert.equal((await agentView(id)).requester_unverified, 'chat_handoff');
+      // An alert reads the ticket when it is sent: this one goes before the customer's own reply.
+      await worker.runDueJobs();
+
+      const { version } = await agentView(id);
+      const reply = await as(t.app, 'customer1').post(`${API}/tickets/${id}/messages`).send({ body: 'Yes, that was me.', version });
+      assert.equal(reply.status, 201, reply.text);
+      assert.ok(!('requester_unverified' in (await agentView(id))));
+      await worker.runDueJobs();
+      const replied = receiver.received.map((hook) => hook.json as Alert).filter((a) => a.title.startsWith('Customer replied'));
+      assert.deepEqual(replied.map((a) => [a.title, a.ticket.requester_unverified]), [
+        [`Customer replied on #${id} (unverified requester): Chat: My invoice is wrong`, 'chat_handoff'],
+        [`Customer replied on #${id}: Chat: My invoice is wrong`, undefined],
+      ]);
+    });
+
+    it('ends with the customer\'s reply through the signed relay', async () => {
+      const id = await handOff(CUSTOMER1.email, CHOSEN);
+      const relayed = await relayPost(t.app, t.site, mailbox, email(`${CUSTOMER1.name} <${CUSTOMER1.email}>`, `Re: refund [#${id}]`));
+      assert.deepEqual([relayed.status, relayed.body.outcome], [202, 'reply_added'], relayed.text);
+      assert.ok(!('requester_unverified' in (await agentView(id))));
+      assert.ok(!('_svc_requester_unverified' in (await postMeta(t.site, id))));
+    });
+  });
+
   describe('proven requesters are not marked', () => {
     /** The agent's view and the alert hold no mark, nor does the ticket's meta. */
     async function assertVerified(id: number, subject: string): Promise<Record<string, any>> {
