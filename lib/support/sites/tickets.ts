@@ -14,7 +14,7 @@ import { checkFileCount } from '../tickets/attachments';
 import { openTicket } from '../tickets/create';
 import { accountOwning } from '../tickets/customer-email';
 import { ticketListsAfterWrite } from '../tickets/list';
-import { UnprovenRequester, unprovenRequester } from '../tickets/requester';
+import { unprovenRequester } from '../tickets/requester';
 import { ticketNotFound } from '../tickets/policy';
 import { TICKET_SITE_META } from '../tickets/rows';
 import { findTicket, loadConversation } from '../tickets/store';
@@ -78,7 +78,7 @@ export async function openSiteTicket(site: Site, caller: SiteCaller, input: Site
  * so its requester is unproven and an account's own name replaces the one typed. Read before the
  * write's transaction (which on SQLite holds the only connection).
  */
-async function requesterOf(site: Site, caller: SiteCaller, input: SiteTicketInput): Promise<UnprovenRequester> {
+async function requesterOf(site: Site, caller: SiteCaller, input: SiteTicketInput): Promise<{ userId: number; name: string }> {
   if (caller.kind === 'browser') return unprovenRequester(site, input.email, input.name);
   return { userId: (await accountOwning(site, input.email))?.ID ?? 0, name: input.name };
 }

@@ -87,7 +87,7 @@ export function assigneeOf(meta: MetaMap): number | null {
 }
 
 /** How an unproven requester was given, or null: read as PHP reads a flag (absent, '' and '0' are no mark). */
-export function requesterUnverifiedOf(meta: MetaMap): string | null {
+function requesterUnverifiedOf(meta: MetaMap): string | null {
   const value = meta.get(TICKET_META.requesterUnverified);
   return value && value !== '0' ? value : null;
 }
