@@ -80,7 +80,7 @@ function automationOn(req: RestRequest<Mailbox>): true | WpError {
 
 async function receiveRelay(req: RestRequest<RelayDelivery>): Promise<RestResponse> {
   const { mailbox, deliveryId } = req.principal;
-  const receipt = await acceptEmail(req.site, mailbox, req.rawBody ?? Buffer.alloc(0), { deliveryId }, { strict: false });
+  const receipt = await acceptEmail(req.site, mailbox, req.rawBody ?? Buffer.alloc(0), { deliveryId }, { strict: false, vouched: true });
   return accepted(receipt);
 }
 
@@ -91,7 +91,7 @@ async function receiveInbound(req: RestRequest<Mailbox>): Promise<RestResponse> 
   const raw = payload.kind === 'raw' ? payload.raw : await composeMessage(payload.fields);
   // Without a delivery ID, a repeat is recognised by the message's own Message-ID, else by the exact body.
   const identity = { bodyHash: sha256(body), trustMessageId: payload.kind === 'raw' || Boolean(payload.fields.messageId) };
-  return accepted(await acceptEmail(req.site, mailbox, raw, identity, { strict: true }));
+  return accepted(await acceptEmail(req.site, mailbox, raw, identity, { strict: true, vouched: false }));
 }
 
 /** The automation tool's connection test: what the mailbox accepts. Nothing is stored. */

@@ -21,6 +21,10 @@ export const ticketSchema = {
     updated_at: { description: 'Last activity, site time, YYYY-MM-DD HH:MM:SS.', type: 'string', readonly: true },
     version: { description: 'Concurrency check: send it back with every change.', $ref: 'common#/$defs/version', readonly: true },
     assignee: { description: "Agents only: the assigned agent's user ID, or null.", type: ['integer', 'null'], arg_options: { minimum: 0 } },
+    requester_unverified: {
+      description: 'Agents only, present only when nothing proved the requester owns the address: how they were given (chat_handoff, site_form, inbound_webhook).',
+      type: 'string', readonly: true,
+    },
     site_id: { description: 'Agents only, single ticket: the connected site the ticket was opened on, or null.', type: ['string', 'null'], readonly: true },
     page_url: { description: 'Agents only, single ticket: the page a connected site opened the ticket from, or null.', type: ['string', 'null'], readonly: true },
     metadata: { description: "Agents only, single ticket: what a connected site's server sent with the ticket, or null.", type: ['object', 'array', 'null'], readonly: true },

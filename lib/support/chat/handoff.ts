@@ -1,13 +1,15 @@
 /**
  * POST /chat/handoff (docs/chat.md, "Handoff"): the conversation becomes a ticket, source `chat`, whose
  * first message holds the visitor's note, the transcript and the sources the answers cited; the
- * customer is the WordPress user with that email when there is one. The thread is frozen (no more
- * answers) in the same transaction, and a second handoff of it answers the same ticket.
+ * customer is the WordPress user with that email when there is one, under the account's own name, and
+ * the ticket is marked as from an unverified requester (nothing proves the visitor owns the address).
+ * The thread is frozen (no more answers) in the same transaction, and a second handoff of it answers
+ * the same ticket.
  */
 import { Site } from '../../wp/site';
 import { openTicket } from '../tickets/create';
-import { accountOwning } from '../tickets/customer-email';
 import { ticketListsAfterWrite } from '../tickets/list';
+import { unprovenRequester } from '../tickets/requester';
 import { writeSupport } from '../write';
 import { ChatMessage, ChatThread, findThread, markHandedOff, threadMessages } from './threads';
 import { threadNotFound } from './tokens';
@@ -26,9 +28,8 @@ export interface Handoff {
 
 export async function handOff(site: Site, thread: ChatThread, input: HandoffRequest): Promise<Handoff> {
   if (thread.ticketId !== null) return { ticketId: thread.ticketId, created: false };
-  // Read before the write's transaction (which on SQLite holds the only connection).
-  const customer = await accountOwning(site, input.email);
-  const name = input.name?.trim() || customer?.display_name || input.email;
+  // Anyone holding the thread's token may name any address: the requester is unproven.
+  const customer = await unprovenRequester(site, input.email, input.name?.trim() || input.email);
   return writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx) => {
     // The thread's row is held (MySQL) so that two handoffs at once open one ticket.
     const current = await findThread(site.db, thread.uuid, ctx.trx, true);
@@ -37,8 +38,7 @@ export async function handOff(site: Site, thread: ChatThread, input: HandoffRequ
     const messages = await threadMessages(site.db, current.postId, ctx.trx);
     const { ticketId } = await openTicket(site, ctx, {
       subject: subjectOf(messages), body: transcript(current, messages, input.note?.trim() ?? ''), source: 'chat',
-      customer: { userId: customer?.ID ?? 0, name, email: input.email },
-      authorKind: 'customer',
+      customer: { ...customer, email: input.email }, authorKind: 'customer', requesterUnverified: 'chat_handoff',
     });
     await markHandedOff(ctx, current.postId, ticketId);
     return { ticketId, created: true };

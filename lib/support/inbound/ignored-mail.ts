@@ -70,7 +70,7 @@ export async function openTicketFromReceipt(site: Site, receiptId: string): Prom
   const email = await parseOrNull(raw);
   if (!email) throw new WpError('svc_message_unreadable', 'The message of this receipt cannot be read, so no ticket can be opened from it.', 422);
   // Read before the write, as intake reads it (see writeSupport).
-  const sender = email.from ? await senderOf(site, email.from) : null;
+  const sender = email.from ? await senderOf(site, email.from, receipt.relayed) : null;
   const content = contentOf(email, raw);
   return writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx): Promise<OpenedFromReceipt> => {
     // A concurrent opening of the same receipt waits here, and then answers the ticket this one opened.

@@ -29,6 +29,8 @@ export interface AcceptOptions {
    * no 422 in its contract: there such mail is acknowledged and recorded as ignored.
    */
   strict: boolean;
+  /** A relay signed the delivery, and so vouches for its sender (docs/security.md); automation tools do not. */
+  vouched: boolean;
 }
 
 export interface Accepted extends Receipt {
@@ -44,7 +46,7 @@ export async function acceptEmail(site: Site, mailbox: Mailbox, raw: Buffer, ide
   if (options.strict && !email?.from) throw missingFields(['from']);
   const key: ReceiptKey = { mailbox: mailbox.key, dedupeKey: dedupeKeyOf(identity, email) };
   // Read before the write: inside it, only its own transaction may be read (see writeSupport).
-  const sender = email?.from ? await senderOf(site, email.from) : null;
+  const sender = email?.from ? await senderOf(site, email.from, options.vouched) : null;
   // Mail that opens a ticket is written together with such mail arriving meanwhile (./opening-batch.ts).
   if (email && sender && (await mayOpenTicket(site, mailbox, email, sender))) {
     const opened = await openInBatch(site, { mailboxKey: mailbox.key, key, sender, content: contentOf(email, raw) });
@@ -134,12 +136,15 @@ async function keepIgnoredMessage(site: Site, ctx: WriteContext, raw: Buffer): P
   return (saved as SavedFile).file;
 }
 
-/** The From address, with the WordPress user who has it (their display name stands in for a missing one). */
-export async function senderOf(site: Site, from: NonNullable<ParsedEmail['from']>): Promise<EmailSender> {
+/**
+ * The From address, with the WordPress user who has it (their display name stands in for a missing
+ * one, and for any one when no relay vouched for the sender: anyone can write that display name).
+ */
+export async function senderOf(site: Site, from: NonNullable<ParsedEmail['from']>, vouched: boolean): Promise<EmailSender> {
   const user = await site.users.byEmail(from.address);
   const agent = user ? (await site.capabilities.forUser(user)).can('svc_work_tickets') : false;
-  const name = from.name || user?.display_name || (from.address.split('@')[0] ?? '');
-  return { address: from.address, name, userId: user?.ID ?? 0, agent };
+  const name = (vouched ? '' : user?.display_name) || from.name || user?.display_name || (from.address.split('@')[0] ?? '');
+  return { address: from.address, name, userId: user?.ID ?? 0, agent, vouched };
 }
 
 function dedupeKeyOf(identity: Identity, email: ParsedEmail | null): string {

@@ -36,6 +36,8 @@ export interface ReceiptDetails {
 /** A receipt as listed: its outcome, what it keeps of the message, the mailbox and when it arrived. */
 export interface StoredReceipt extends Receipt, ReceiptDetails {
   mailbox: string;
+  /** A signed relay delivered it (its dedupe key names the delivery): the relay vouched for the sender. */
+  relayed: boolean;
   /** Unix seconds. */
   createdAt: number;
 }
@@ -124,7 +126,7 @@ export async function findReceipt(db: Database, key: ReceiptKey): Promise<Receip
   };
 }
 
-const LISTED_COLUMNS = ['receipt_id', 'mailbox', 'outcome', 'reason', 'ticket_id', 'message_id', 'raw_from', 'subject', 'raw_file', 'created_at'];
+const LISTED_COLUMNS = ['receipt_id', 'mailbox', 'dedupe_key', 'outcome', 'reason', 'ticket_id', 'message_id', 'raw_from', 'subject', 'raw_file', 'created_at'];
 
 /** Receipts the filter selects, newest first. */
 export async function listReceipts(db: Database, filter: ReceiptFilter, limit: number, offset = 0): Promise<StoredReceipt[]> {
@@ -173,6 +175,6 @@ function toStoredReceipt(row: Record<string, unknown>): StoredReceipt {
   return {
     receiptId: String(row.receipt_id), mailbox: String(row.mailbox), outcome: row.outcome as ReceiptOutcome, reason: text(row.reason),
     ticketId: id(row.ticket_id), messageId: id(row.message_id), rawFrom: text(row.raw_from), subject: text(row.subject),
-    rawFile: text(row.raw_file), createdAt: Number(row.created_at),
+    rawFile: text(row.raw_file), relayed: String(row.dedupe_key).startsWith('delivery:'), createdAt: Number(row.created_at),
   };
 }

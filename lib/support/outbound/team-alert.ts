@@ -1,7 +1,8 @@
 /**
  * The team-alert body, exactly the contract's shape (section 6): `event`, `title`, `url`, `ticket`
  * (id, subject, status, priority, source, customer_name, customer_email, created_at, message) and
- * `sent_at`. `ticket.message` is filled only when message preview is on.
+ * `sent_at`. `ticket.message` is filled only when message preview is on. A ticket whose requester
+ * nothing proved adds `ticket.requester_unverified` and says so in the title.
  */
 import { mysqlDateTime, siteOffsetMinutes } from '../../wp/dates';
 import { Site } from '../../wp/site';
@@ -20,6 +21,8 @@ export interface AlertTicket {
   customer_email: string;
   created_at: string;
   message: string;
+  /** Only when nothing proved the requester owns the address (docs/support-desk.md): how they were given. */
+  requester_unverified?: string;
 }
 
 export interface TeamAlertBody {
@@ -35,17 +38,21 @@ export const PREVIEW_CHARS = 500;
 
 /** The alert for an event on a real ticket; `messageBody` is the message the event is about. */
 export async function buildTicketAlert(site: Site, event: Exclude<AlertEvent, 'test'>, ticket: Ticket, messageBody: string, preview: boolean): Promise<TeamAlertBody> {
-  return {
-    event,
-    title: event === 'ticket_created' ? `New ticket #${ticket.id}: ${ticket.subject}` : `Customer replied on #${ticket.id}: ${ticket.subject}`,
-    url: await adminTicketUrl(site, ticket.id),
-    ticket: {
-      id: ticket.id, subject: ticket.subject, status: ticket.status, priority: ticket.priority, source: ticket.source,
-      customer_name: ticket.customerName, customer_email: ticket.customerEmail, created_at: ticket.createdAt,
-      message: preview ? previewOf(messageBody) : '',
-    },
-    sent_at: await sentAt(site),
+  const alertTicket: AlertTicket = {
+    id: ticket.id, subject: ticket.subject, status: ticket.status, priority: ticket.priority, source: ticket.source,
+    customer_name: ticket.customerName, customer_email: ticket.customerEmail, created_at: ticket.createdAt,
+    message: preview ? previewOf(messageBody) : '',
   };
+  if (ticket.requesterUnverified) alertTicket.requester_unverified = ticket.requesterUnverified;
+  return { event, title: alertTitle(event, ticket), url: await adminTicketUrl(site, ticket.id), ticket: alertTicket, sent_at: await sentAt(site) };
+}
+
+/** The headline; an unverified requester is said before the subject, where no subject can hide it. */
+function alertTitle(event: Exclude<AlertEvent, 'test'>, ticket: Ticket): string {
+  const unverified = ticket.requesterUnverified ? ' (unverified requester)' : '';
+  return event === 'ticket_created'
+    ? `New ticket #${ticket.id}${unverified}: ${ticket.subject}`
+    : `Customer replied on #${ticket.id}${unverified}: ${ticket.subject}`;
 }
 
 /** The `test` alert: a sample ticket (ID 0) so receivers can check their parsing and signature. */

@@ -3,8 +3,9 @@
  * is written by openTicket(), as every new ticket is (first message, files typed by their bytes, the
  * `ticket_created` team alert, in one transaction), with source `site` and the site's id. What a
  * browser may send is narrower than what the site's server may: no metadata, no files, the site's
- * message limit, and nothing at all while the site's new tickets are closed. `page_url` is kept as
- * WordPress keeps a `format: uri` field, cleaned by esc_url_raw().
+ * message limit, and nothing at all while the site's new tickets are closed; a browser's ticket is
+ * marked as from an unverified requester. `page_url` is kept as WordPress keeps a `format: uri` field,
+ * cleaned by esc_url_raw().
  */
 import { WpError } from '../../wp/errors';
 import { escUrlRaw } from '../../wp/formatting';
@@ -15,6 +16,7 @@ import { checkFileCount } from '../tickets/attachments';
 import { openTicket } from '../tickets/create';
 import { accountOwning } from '../tickets/customer-email';
 import { ticketListsAfterWrite } from '../tickets/list';
+import { unprovenRequester } from '../tickets/requester';
 import { ticketNotFound } from '../tickets/policy';
 import { TICKET_SITE_META } from '../tickets/rows';
 import { findTicket, loadConversation } from '../tickets/store';
@@ -52,14 +54,14 @@ export async function openSiteTicket(site: Site, caller: SiteCaller, input: Site
   const files = decodeAttachments(input.attachments ?? []);
   checkFileCount(files);
   const metadata = metadataToKeep(input.metadata);
-  // Read before the write's transaction (which on SQLite holds the only connection).
-  const customerId = (await accountOwning(site, input.email))?.ID ?? 0;
+  const customer = await requesterOf(site, caller, input);
   const ticketId = await writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx) => {
     const { ticketId: id } = await openTicket(site, ctx, {
       subject: input.subject, body: input.message, source: 'site', siteId: caller.site.siteId, files,
-      customer: { userId: customerId, name: input.name, email: input.email },
+      customer: { ...customer, email: input.email },
       // Whoever's address it is, a message from a site's form speaks for a customer, never an agent.
       authorKind: 'customer',
+      requesterUnverified: caller.kind === 'browser' ? 'site_form' : undefined,
     });
     const meta: Record<string, string> = {};
     const pageUrl = escUrlRaw(input.pageUrl ?? '');
@@ -70,7 +72,27 @@ export async function openSiteTicket(site: Site, caller: SiteCaller, input: Site
   });
   const ticket = await findTicket(site.db, ticketId);
   if (!ticket) throw ticketNotFound();
-  return loadConversation(site.db, ticket, false);
+  return withNameAsSent(await loadConversation(site.db, ticket, false), input.name);
+}
+
+/**
+ * The customer: the account owning the address, if any. The site's server vouches for whom it sends
+ * (it holds the key, and signs its own users in), so its name stands; a browser's form proves nothing,
+ * so its requester is unproven and an account's own name replaces the one typed. Read before the
+ * write's transaction (which on SQLite holds the only connection).
+ */
+async function requesterOf(site: Site, caller: SiteCaller, input: SiteTicketInput): Promise<{ userId: number; name: string }> {
+  if (caller.kind === 'browser') return unprovenRequester(site, input.email, input.name);
+  return { userId: (await accountOwning(site, input.email))?.ID ?? 0, name: input.name };
+}
+
+/** The answer shows the name as it was sent: whether the address has an account, and its name, are not the caller's to learn. */
+function withNameAsSent(conversation: Conversation, name: string): Conversation {
+  return {
+    ...conversation,
+    ticket: { ...conversation.ticket, customerName: name },
+    messages: conversation.messages.map((m) => ({ ...m, authorName: name })),
+  };
 }
 
 /** What only the site's server may do, and what the site's settings allow its pages. */

@@ -10,7 +10,7 @@ import { attachFiles, checkFileCount, fileFingerprints, saveFiles } from './atta
 import { isRequestKeyStored } from '../request-keys';
 import { ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
-import { AuthorKind, Conversation, IncomingFile } from './types';
+import { AuthorKind, Conversation, IncomingFile, UnverifiedRequester } from './types';
 import { NewMessageRows, NewTicketRows, insertMessage, insertOpenings, insertTicket, withNewPosts } from './writes';
 import { WriteContext, writeSupport } from '../write';
 
@@ -68,6 +68,8 @@ export interface TicketOpening {
   siteId?: string;
   /** An email's raw From when it names no usable sender (`_svc_raw_from`); the customer is then nobody. */
   rawFrom?: string;
+  /** Set when nothing proved that the requester owns the address (`_svc_requester_unverified`). */
+  requesterUnverified?: UnverifiedRequester;
   /** The first message's own RFC 5322 Message-ID (an email's); one is made when absent. */
   messageId?: string | null;
   inReplyTo?: string | null;
@@ -107,7 +109,7 @@ export async function openTickets(site: Site, ctx: WriteContext, openings: Ticke
 function ticketRowsOf(o: TicketOpening): NewTicketRows {
   return {
     subject: o.subject, customerId: o.customer.userId, customerName: o.customer.name, customerEmail: o.customer.email,
-    source: o.source, priority: 'normal', mailbox: o.mailbox, siteId: o.siteId, rawFrom: o.rawFrom,
+    source: o.source, priority: 'normal', mailbox: o.mailbox, siteId: o.siteId, rawFrom: o.rawFrom, requesterUnverified: o.requesterUnverified,
   };
 }
 

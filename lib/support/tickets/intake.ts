@@ -9,7 +9,7 @@ import { TicketOpening, openTicket } from './create';
 import { ReplyAuthor, storeReply } from './reply';
 import { IncomingFile, Ticket } from './types';
 import { WriteContext } from '../write';
-import { bumpVersion } from './writes';
+import { bumpVersion, confirmRequester } from './writes';
 
 /** The From address of an email, matched to a WordPress user where one has that address. */
 export interface EmailSender {
@@ -19,6 +19,8 @@ export interface EmailSender {
   userId: number;
   /** That user holds `svc_work_tickets`. */
   agent: boolean;
+  /** A signed relay vouched for the sender; otherwise a ticket the mail opens is marked unverified. */
+  vouched: boolean;
 }
 
 export interface EmailContent {
@@ -45,7 +47,7 @@ export function openUnlinkedTicketFromEmail(site: Site, ctx: WriteContext, mailb
   return openTicket(site, ctx, { ...emailOpening(mailboxKey, NOBODY, email), rawFrom: email.rawFrom });
 }
 
-const NOBODY: EmailSender = { address: '', name: '', userId: 0, agent: false };
+const NOBODY: EmailSender = { address: '', name: '', userId: 0, agent: false, vouched: false };
 
 /** The ticket an email opens, for openTicket() or, with others, openTickets(). */
 export function emailOpening(mailboxKey: string, sender: EmailSender, email: EmailContent): TicketOpening {
@@ -53,12 +55,18 @@ export function emailOpening(mailboxKey: string, sender: EmailSender, email: Ema
     subject: email.subject, body: email.body, source: 'email', mailbox: mailboxKey, files: email.files,
     customer: { userId: sender.userId, name: sender.name, email: sender.address }, authorKind: sender.agent ? 'agent' : 'customer',
     messageId: email.messageId, inReplyTo: email.inReplyTo,
+    // A ticket linked to nobody names no requester whom a mark could warn about.
+    requesterUnverified: sender.vouched || !sender.address ? undefined : 'inbound_webhook',
   };
 }
 
-/** The ticket's customer answered by email: a public reply that reopens the ticket and fires `customer_replied`. */
+/**
+ * The ticket's customer answered by email: a public reply that reopens the ticket and fires
+ * `customer_replied`; mail a relay vouched for confirms an unverified requester.
+ */
 export async function addCustomerReplyFromEmail(site: Site, ctx: WriteContext, ticket: Ticket, sender: EmailSender, email: EmailContent): Promise<number> {
   await bumpVersion(ctx, ticket.id);
+  if (sender.vouched) await confirmRequester(ctx, ticket);
   const author: ReplyAuthor = { userId: sender.userId, name: sender.name, email: sender.address, kind: 'customer' };
   return storeReply(site, ctx, author, ticket, { body: email.body, visibility: 'public', files: email.files, messageId: email.messageId, inReplyTo: email.inReplyTo });
 }

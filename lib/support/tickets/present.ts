@@ -1,6 +1,6 @@
 /**
  * What the API shows of tickets and messages: explicit allowlists, never rows. The customer shape
- * leaves out the assignee, internal notes, deliveries and authors' addresses.
+ * leaves out the assignee, the unverified-requester mark, internal notes, deliveries and authors' addresses.
  */
 import { Actor, seesAgentData } from './actor';
 import { Attachment, Conversation, Delivery, Message, Ticket } from './types';
@@ -18,7 +18,11 @@ export function presentTicket(ticket: Ticket, actor: Actor): Record<string, unkn
     updated_at: ticket.updatedAt,
     version: ticket.version,
   };
-  if (seesAgentData(actor)) out.assignee = ticket.assigneeId;
+  if (seesAgentData(actor)) {
+    out.assignee = ticket.assigneeId;
+    // Only on tickets whose requester nothing proved: every other ticket keeps the plugin's exact shape.
+    if (ticket.requesterUnverified) out.requester_unverified = ticket.requesterUnverified;
+  }
   return out;
 }
 

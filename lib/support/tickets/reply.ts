@@ -13,7 +13,7 @@ import { isRequestKeyStored } from '../request-keys';
 import { canSeeTicket, ticketNotFound } from './policy';
 import { findTicket, loadConversation } from './store';
 import { Conversation, IncomingFile, Message, Ticket, TicketStatus, Visibility } from './types';
-import { NewPostsContext, advanceVersion, insertDelivery, insertMessage, touchTicket, withNewPosts } from './writes';
+import { NewPostsContext, advanceVersion, confirmRequester, insertDelivery, insertMessage, touchTicket, withNewPosts } from './writes';
 import { WriteContext, writeSupport } from '../write';
 
 export interface NewReply {
@@ -42,6 +42,8 @@ export async function addReply(site: Site, actor: Actor, ticketId: number, input
     requestKey, invalidates: [ticketListsAfterWrite], check: (ctx) => visibleTicket(site, actor, ticketId, ctx),
   }, async (ctx, ticket) => {
     await advanceVersion(ctx, ticketId, input.version);
+    // Only the ticket's own customer reaches it here, signed in or through the portal: their address is proven.
+    if (!actor.agent) await confirmRequester(ctx, ticket);
     return storeReply(site, ctx, authorOf(actor), ticket, input);
   });
   return { ...(await reload(site, ticketId, id)), replayed };

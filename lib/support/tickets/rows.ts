@@ -19,6 +19,7 @@ export const TICKET_META = {
   version: '_svc_version',
   siteId: '_svc_site_id',
   mailbox: '_svc_mailbox',
+  requesterUnverified: '_svc_requester_unverified',
 } as const;
 
 /**
@@ -91,6 +92,12 @@ export function assigneeOf(meta: MetaMap): number | null {
   return assignee > 0 ? assignee : null;
 }
 
+/** How an unproven requester was given, or null: read as PHP reads a flag (absent, '' and '0' are no mark). */
+function requesterUnverifiedOf(meta: MetaMap): string | null {
+  const value = meta.get(TICKET_META.requesterUnverified);
+  return value && value !== '0' ? value : null;
+}
+
 export function toTicket(row: PostRow, meta: MetaMap = new Map()): Ticket {
   return {
     id: Number(row.ID),
@@ -107,6 +114,7 @@ export function toTicket(row: PostRow, meta: MetaMap = new Map()): Ticket {
     updatedAt: String(row.post_modified ?? row.post_date),
     siteId: meta.get(TICKET_META.siteId) || null,
     mailbox: meta.get(TICKET_META.mailbox) || null,
+    requesterUnverified: requesterUnverifiedOf(meta),
   };
 }
 

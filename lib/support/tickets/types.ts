@@ -43,7 +43,16 @@ export interface Ticket {
   updatedAt: string;
   siteId: string | null;
   mailbox: string | null;
+  /** How the requester was given when nothing proved them (`_svc_requester_unverified`), else null. */
+  requesterUnverified: string | null;
 }
+
+/**
+ * How a ticket's requester was given when nothing proved they own the address (docs/support-desk.md,
+ * "Unverified requesters"): an anonymous chat handoff, a site's form without its key, mail an
+ * automation tool posted (no relay vouched for its sender).
+ */
+export type UnverifiedRequester = 'chat_handoff' | 'site_form' | 'inbound_webhook';
 
 export interface Message {
   id: number;

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { BatchPost, NewPost, PostWrites, addPostMeta } from '../../wp/posts';
 import { WriteContext } from '../write';
 import { DELIVERY_META, MESSAGE_META, POST_TYPE, RAW_FROM_META, TICKET_META, postStatusOf, ATTACHED_FILE_META, CONTENT_ID_META } from './rows';
-import { Message, TicketPriority, TicketStatus } from './types';
+import { Message, Ticket, TicketPriority, TicketStatus, UnverifiedRequester } from './types';
 import { staleVersion } from './policy';
 
 /**
@@ -37,6 +37,7 @@ export interface NewTicketRows {
   mailbox?: string;
   /** The raw From of an email that names no usable sender (then the customer is nobody). */
   rawFrom?: string;
+  requesterUnverified?: UnverifiedRequester;
 }
 
 export async function insertTicket(ctx: NewPostsContext, t: NewTicketRows): Promise<number> {
@@ -63,6 +64,7 @@ function addTicketMeta(ctx: NewPostsContext, id: number, t: NewTicketRows): void
   if (t.siteId) meta[TICKET_META.siteId] = t.siteId;
   if (t.mailbox) meta[TICKET_META.mailbox] = t.mailbox;
   if (t.rawFrom !== undefined) meta[RAW_FROM_META] = t.rawFrom;
+  if (t.requesterUnverified) meta[TICKET_META.requesterUnverified] = t.requesterUnverified;
   ctx.posts.addMeta(id, meta);
   ctx.changedTickets.add(id);
 }
@@ -212,6 +214,16 @@ export async function touchTicket(ctx: WriteContext, ticketId: number, status?: 
   if (status) update.post_status = postStatusOf(status);
   await ctx.trx(ctx.tables.posts).where({ ID: ticketId }).update(update);
   ctx.changedTickets.add(ticketId);
+}
+
+/**
+ * The ticket's customer acted where their address is proven (signed in, the portal, mail a relay
+ * vouched for): the requester is no longer unverified (docs/support-desk.md, "Unverified requesters").
+ */
+export async function confirmRequester(ctx: WriteContext, ticket: Ticket): Promise<void> {
+  if (!ticket.requesterUnverified) return;
+  await ctx.trx(ctx.tables.postmeta).where({ post_id: ticket.id, meta_key: TICKET_META.requesterUnverified }).del();
+  ctx.changedTickets.add(ticket.id);
 }
 
 function safeHost(home: string): string {

@@ -94,7 +94,7 @@ describe('mail that opens tickets, arriving together', function () {
       const from = email.from as { address: string; name: string };
       return {
         mailboxKey: 'batch', key: { mailbox: 'batch', dedupeKey: `delivery:${newDeliveryId()}` },
-        sender: { address: from.address, name: from.name, userId: 0, agent: false }, content,
+        sender: { address: from.address, name: from.name, userId: 0, agent: false, vouched: true }, content,
       };
     }));
     let transactions = 0;
@@ -173,7 +173,7 @@ describe('mail that opens tickets, arriving together', function () {
     // SQLite runs one transaction at a time: the batch would only start after the copy, and leave its key out.
     if (oracle.site.db.dialect !== 'mysql') this.skip();
     const key = { mailbox: 'batch', dedupeKey: `delivery:${newDeliveryId()}` };
-    const sender = { address: 'racer@example.net', name: 'Racer', userId: 0, agent: false };
+    const sender = { address: 'racer@example.net', name: 'Racer', userId: 0, agent: false, vouched: true };
     const content = (n: number) => ({
       subject: `Race ${n}`, body: 'Hello', messageId: `<race-${n}-${newDeliveryId()}@example.net>`, inReplyTo: null, rawFrom: sender.address,
       files: [{ filename: 'a.txt', mimeType: 'text/plain', data: Buffer.from(`file ${n}`) }],
