@@ -1,6 +1,7 @@
 /**
  * support/v1 published docs (contract sections 2 "Docs feedback", 4 "Docs", 8; docs/docs.md):
- * - GET /docs/search: up to 8 published docs, best first; `collection` and `site` narrow them.
+ * - GET /docs/search: up to 8 public docs, best first; `collection` and `site` narrow them; 120 per
+ *   address and minute.
  * - POST /docs/<id>/feedback: a helpful / not helpful vote with an optional comment; one per doc,
  *   visitor and day (a second that day replaces the first), 20 per visitor address and hour.
  * Both are public. The visitor is a keyed hash of the address (the principal), never the address.
@@ -17,6 +18,12 @@ import { resolveRefs } from '../../lib/wp/rest/schema-refs';
 import { commonSchema } from '../../schema/support/common';
 import { docOperations, docSchema } from '../../schema/support/doc';
 import { NAMESPACE } from './common';
+
+/**
+ * Searches per address and minute: a reader typing in a search-as-you-type box (one search a
+ * keystroke or so) stays well below; a flood of distinct queries from one address does not.
+ */
+export const SEARCHES_PER_MINUTE = 120;
 
 /** A vote is a flag and at most 1,000 characters. */
 const FEEDBACK_MAX_BODY_BYTES = 16 * 1024;
@@ -35,10 +42,13 @@ export const docsSearch: RouteDeclaration = {
   route: '/docs/search',
   schema: () => DOC_ITEM_SCHEMA,
   endpoints: [
-    endpoint<SearchParams>({
+    endpoint<SearchParams, DocVisitor>({
       methods: ['GET'],
       args: searchArgs,
+      // Every caller is counted by address, signed in or not: a search is the same for all.
+      principal: (req: RestRequest) => docVisitor(req.site, req.ip),
       permission: allowAnyone,
+      rateLimit: { name: 'docs.search', limit: SEARCHES_PER_MINUTE, windowSeconds: 60, key: visitorKey },
       async handler(req) {
         const { q, collection, site } = req.params;
         return presentDocHits(req.site, await searchDocs(req.site, { q, collection, site }));
@@ -46,6 +56,11 @@ export const docsSearch: RouteDeclaration = {
     }),
   ],
 };
+
+/** The rate-limit bucket's "who": the visitor's keyed hash, never the address. */
+function visitorKey(req: RestRequest): string {
+  return `visitor:${(req.principal as DocVisitor).hash}`;
+}
 
 export const docFeedback: RouteDeclaration = {
   namespace: NAMESPACE,
@@ -59,7 +74,7 @@ export const docFeedback: RouteDeclaration = {
       maxBodyBytes: FEEDBACK_MAX_BODY_BYTES,
       principal: (req: RestRequest) => docVisitor(req.site, req.ip),
       permission: allowAnyone,
-      rateLimit: { name: 'docs.feedback', limit: VOTES_PER_HOUR, windowSeconds: 3600, key: (req) => `visitor:${(req.principal as DocVisitor).hash}` },
+      rateLimit: { name: 'docs.feedback', limit: VOTES_PER_HOUR, windowSeconds: 3600, key: visitorKey },
       async handler(req) {
         const { id, helpful, comment = '' } = req.params;
         const vote = await recordFeedback(req.site, id, req.principal, { helpful, comment: comment.trim() });

@@ -1,6 +1,6 @@
 /**
- * What an answer is grounded in (docs/chat.md, "Retrieval"): the published docs split into
- * heading-sized passages, ranked with the docs search's engine and rules (MiniSearch, the same words,
+ * What an answer is grounded in (docs/chat.md, "Retrieval"): the public docs (published, no password)
+ * split into heading-sized passages, ranked with the docs search's engine and rules (MiniSearch, the same words,
  * folding, plurals, prefixes, typos and stop words: ../docs/text.ts, ../docs/search.ts), the best
  * few numbered as sources for the prompt.
  *
@@ -13,7 +13,7 @@
 import MiniSearch from 'minisearch';
 import { Site } from '../../wp/site';
 import { DocIndex, docIndex } from '../docs/search-index';
-import { STOP_WORDS } from '../docs/search';
+import { STOP_WORDS, typoDistance } from '../docs/search';
 import { docPermalink, readDocs } from '../docs/store';
 import { foldTerm, plainText, searchTerm, tokenizeText } from '../docs/text';
 
@@ -104,11 +104,12 @@ class PassageIndex {
     const perDoc = new Map<number, number>();
     const chosen: Passage[] = [];
     const docs = docIndex(this.site);
-    const shown = (docId: number) => allowed === null || docs.collectionsOf(docId).some((slug) => allowed.has(slug));
+    // Only docs the docs index still holds: one protected or unpublished since the last sync is never a source.
+    const shown = (docId: number) => docs.doc(docId) !== undefined && (allowed === null || docs.collectionsOf(docId).some((slug) => allowed.has(slug)));
     for (const hit of this.engine.search(meaningful.join(' '), {
       boost: FIELD_BOOST,
       prefix: (term) => term.length >= 3,
-      fuzzy: (term) => (term.length >= 6 ? 2 : term.length >= 4 ? 1 : false),
+      fuzzy: typoDistance,
       filter: (hit) => shown(this.passages.get(String(hit.id))?.docId ?? 0),
     })) {
       if (new Set(hit.queryTerms).size < needed) continue;

@@ -1,13 +1,13 @@
 /**
- * The docs search index of one WordPress site: MiniSearch in this process over every published doc's
+ * The docs search index of one WordPress site: MiniSearch in this process over every public doc's
  * title, excerpt and body text (./text.ts), with each doc's collections beside it. No table of
- * WordPress is indexed by the database.
+ * WordPress is indexed by the database. A password-protected doc is never in it (./store.ts).
  *
  * Freshness (docs/docs.md, "Freshness"): what the index shows is confirmed against the database at
  * most FRESH_MS old; between SOFT_MS and FRESH_MS a request is answered at once while a refresh runs in
  * the background, so a steady stream of searches never waits. A refresh first reads two change tokens
  * (lib/wp/db/change-token.ts): posts, and the three term tables. When the posts token moved it reads
- * the published IDs (dropping docs unpublished or deleted, finding new ones) and the docs modified
+ * the public IDs (dropping docs unpublished, protected or deleted, finding new ones) and the docs modified
  * since the newest `post_modified_gmt` it had seen (less a margin for clocks of other servers), and
  * re-indexes only those whose date changed or that are new. When the term token moved it reads the
  * doc → collection pairs again (one query): a move to another collection changes no post date.
@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { changeToken, ChangeToken } from '../../wp/db/change-token';
 import { mysqlDateTime } from '../../wp/dates';
 import { Site } from '../../wp/site';
-import { DocRow, docCollectionPairs, docsModifiedSince, publishedDocIds, readDocs } from './store';
+import { DocRow, docCollectionPairs, docsModifiedSince, publicDocIds, readDocs } from './store';
 import { EXCERPT_WORDS, foldForMatching, plainText, searchTerm, tokenizeText, trimWords } from './text';
 
 /** Answers are served without a check while the index was confirmed this recently. */
@@ -32,7 +32,7 @@ const YIELD_EVERY = 100;
 /** Answers kept per index (queries with their filters). */
 const MAX_ANSWERS = 2000;
 
-/** A published doc as searches show and re-rank it. */
+/** A public doc as searches show and re-rank it. */
 export interface IndexedDoc {
   id: number;
   /** Plain text (no tags, entities decoded). */
@@ -55,6 +55,53 @@ interface Fields {
 }
 
 export type RawHit = SearchResult;
+
+/** What scoring a word would cost: the (doc, field) matches it adds, and the index words it stands for. */
+export interface WordCost {
+  matches: number;
+  words: number;
+}
+
+/**
+ * MiniSearch with a look into its own term index (protected, for subclasses): how many matches a word
+ * and its prefix or typo expansions would score, known before the search scores them (./search.ts).
+ */
+class DocEngine extends MiniSearch<Fields> {
+  /** The whole word's matches. */
+  exactCost(term: string): WordCost {
+    const data = this._index.get(term);
+    return { matches: data ? matchesOf(data) : 0, words: data ? 1 : 0 };
+  }
+
+  /** The longer words starting with `term`: counting stops once more than `maxWords` are seen. */
+  prefixCost(term: string, maxWords: number): WordCost {
+    const cost = { matches: 0, words: 0 };
+    for (const [word, data] of this._index.atPrefix(term)) {
+      if (word === term) continue;
+      cost.words += 1;
+      cost.matches += matchesOf(data);
+      if (cost.words > maxWords) break;
+    }
+    return cost;
+  }
+
+  /** The other words within `distance` edits of `term`, but for those starting with `term` when prefixes are counted already. */
+  typoCost(term: string, distance: number, withoutPrefixed: boolean): WordCost {
+    const cost = { matches: 0, words: 0 };
+    for (const [word, [data]] of this._index.fuzzyGet(term, distance)) {
+      if (word === term || (withoutPrefixed && word.startsWith(term))) continue;
+      cost.words += 1;
+      cost.matches += matchesOf(data);
+    }
+    return cost;
+  }
+}
+
+function matchesOf(data: Map<number, Map<number, number>>): number {
+  let matches = 0;
+  for (const docs of data.values()) matches += docs.size;
+  return matches;
+}
 
 export class DocIndex {
   private readonly engine = newEngine();
@@ -94,6 +141,19 @@ export class DocIndex {
 
   search(query: string, options: Parameters<MiniSearch<Fields>['search']>[1]): RawHit[] {
     return this.engine.search(query, options);
+  }
+
+  /** What scoring a processed query word would cost (./search.ts bounds a query by it). */
+  exactCost(term: string): WordCost {
+    return this.engine.exactCost(term);
+  }
+
+  prefixCost(term: string, maxWords: number): WordCost {
+    return this.engine.prefixCost(term, maxWords);
+  }
+
+  typoCost(term: string, distance: number, withoutPrefixed: boolean): WordCost {
+    return this.engine.typoCost(term, distance, withoutPrefixed);
   }
 
   /**
@@ -141,7 +201,7 @@ export class DocIndex {
   }
 
   private async syncDocs(): Promise<void> {
-    const ids = await publishedDocIds(this.site.db);
+    const ids = await publicDocIds(this.site.db);
     const published = new Set(ids);
     for (const id of this.docs.keys()) if (!published.has(id)) this.remove(id);
     const wanted = new Set(ids.filter((id) => !this.docs.has(id)));
@@ -206,8 +266,8 @@ export function forgetDocIndex(site: Site): void {
   indexes.get(site)?.markStale();
 }
 
-function newEngine(): MiniSearch<Fields> {
-  return new MiniSearch<Fields>({
+function newEngine(): DocEngine {
+  return new DocEngine({
     fields: ['title', 'excerpt', 'body'],
     storeFields: [],
     tokenize: tokenizeText,

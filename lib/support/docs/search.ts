@@ -4,12 +4,16 @@
  * match whole, as prefixes (`instal` → `installing`) and, on longer words, with typos (`pasword` →
  * `password`); a doc scores more for each query word it matches. The best candidates are then re-ranked:
  * a doc holding the query as an exact phrase (its title most of all) moves up.
+ *
+ * A query's cost is bounded before anything is scored (docs/docs.md, "Bounds"): at most 8 different
+ * words, and a budget of (doc, field) matches read from the index itself, so that neither many words,
+ * nor a short prefix standing for a thousand words, nor typos of a common word make one search costly.
  */
 import { FRESHNESS_MS, FreshCache } from '../../wp/fresh-cache';
 import { Site } from '../../wp/site';
 import { findSite } from '../sites/store';
 import { DocIndex, IndexedDoc, docIndex } from './search-index';
-import { foldTerm, tokenizeText } from './text';
+import { foldTerm, searchTerm, tokenizeText } from './text';
 
 export const MAX_RESULTS = 8;
 
@@ -20,6 +24,18 @@ const FIELD_BOOST = { title: 3, excerpt: 1.5, body: 1 };
 /** Multipliers for docs holding the whole query (2 words or more) as typed. */
 const PHRASE_IN_TITLE = 3;
 const PHRASE_IN_TEXT = 1.6;
+
+/** Different words a query searches at most: the first ones typed (WordPress's own search takes 9). */
+export const MAX_QUERY_WORDS = 8;
+/**
+ * (doc, field) matches one search may score, whole words and expansions together (a few microseconds
+ * each). The first word is searched whatever it costs: at most one match per doc and field.
+ */
+export const MAX_MATCHES = 12_000;
+/** Index words one word's prefix, or its typos, may stand for; a word with more is not expanded that way. */
+export const MAX_EXPANSIONS = 50;
+/** Longer words are matched without typos: the edit-distance table grows with the square of the length. */
+const MAX_TYPO_WORD = 40;
 
 /** Words that say little about what a reader wants: left out of the query when it has others. */
 export const STOP_WORDS = new Set((
@@ -77,19 +93,82 @@ function siteCollections(site: Site, siteId: string): Promise<string[]> {
 /** The ranking itself, over an index that is ready. */
 export function rankDocs(index: DocIndex, q: string, allowed: Set<string> | null): DocHit[] {
   const words = tokenizeText(foldTerm(q));
-  const meaningful = words.filter((w) => !STOP_WORDS.has(w));
-  const searched = meaningful.length ? meaningful : words;
+  const searched = queryTerms(words);
   if (!searched.length) return [];
   const key = JSON.stringify([searched, words, allowed === null ? null : [...allowed].sort()]);
-  return index.answer(key, () => rank(index, searched, words, allowed));
+  return index.answer(key, () => rank(index, planQuery(index, searched), words, allowed));
 }
 
-function rank(index: DocIndex, searched: string[], words: string[], allowed: Set<string> | null): DocHit[] {
+/**
+ * The words a query searches, as the index spells them (./text.ts searchTerm()): its meaningful words
+ * (all of them when it has only stop words), each once, the first MAX_QUERY_WORDS.
+ */
+export function queryTerms(words: readonly string[]): string[] {
+  const meaningful = words.filter((w) => !STOP_WORDS.has(w));
+  const terms = new Set<string>();
+  for (const word of meaningful.length ? meaningful : words) {
+    const term = searchTerm(word);
+    if (term) terms.add(term);
+    if (terms.size === MAX_QUERY_WORDS) break;
+  }
+  return [...terms];
+}
+
+/** Typos forgiven in a word: 1 edit from 4 characters, 2 from 6; none in very long words. */
+export function typoDistance(term: string): number | false {
+  if (term.length > MAX_TYPO_WORD) return false;
+  return term.length >= 6 ? 2 : term.length >= 4 ? 1 : false;
+}
+
+/** The words searched, and which of them are also matched by prefix and with typos. */
+interface QueryPlan {
+  terms: string[];
+  prefixed: Set<string>;
+  typos: Map<string, number>;
+}
+
+/**
+ * Spends the query's MAX_MATCHES: whole words first, in the order typed (a word that does not fit is
+ * left out: a word held by that many docs adds little to BM25), then, word by word, its prefix
+ * expansions and its typos, each only when it stands for at most MAX_EXPANSIONS words and fits.
+ */
+function planQuery(index: DocIndex, searched: readonly string[]): QueryPlan {
+  let left = MAX_MATCHES;
+  const terms: string[] = [];
+  for (const term of searched) {
+    const { matches } = index.exactCost(term);
+    if (terms.length && matches > left) continue;
+    left -= matches;
+    terms.push(term);
+  }
+  const prefixed = new Set<string>();
+  const typos = new Map<string, number>();
+  for (const term of terms) {
+    if (term.length >= 3) {
+      const cost = index.prefixCost(term, MAX_EXPANSIONS);
+      if (cost.words <= MAX_EXPANSIONS && cost.matches <= left) {
+        prefixed.add(term);
+        left -= cost.matches;
+      }
+    }
+    const distance = typoDistance(term);
+    if (distance) {
+      const cost = index.typoCost(term, distance, prefixed.has(term));
+      if (cost.words <= MAX_EXPANSIONS && cost.matches <= left) {
+        typos.set(term, distance);
+        left -= cost.matches;
+      }
+    }
+  }
+  return { terms, prefixed, typos };
+}
+
+function rank(index: DocIndex, plan: QueryPlan, words: string[], allowed: Set<string> | null): DocHit[] {
   const shownIn = (id: number) => index.collectionsOf(id).find((slug) => allowed === null || allowed.has(slug)) ?? null;
-  const hits = index.search(searched.join(' '), {
+  const hits = index.search(plan.terms.join(' '), {
     boost: FIELD_BOOST,
-    prefix: (term) => term.length >= 3,
-    fuzzy: (term) => (term.length >= 6 ? 2 : term.length >= 4 ? 1 : false),
+    prefix: (term) => plan.prefixed.has(term),
+    fuzzy: (term) => plan.typos.get(term) ?? false,
     filter: (hit) => allowed === null || shownIn(Number(hit.id)) !== null,
   });
   const phrase = words.length >= 2 ? ` ${words.join(' ')} ` : null;

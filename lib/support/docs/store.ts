@@ -1,8 +1,8 @@
 /**
- * Docs in the storage map's shape: `svc_doc` posts (published ones are public), filed in terms of the
- * `svc_doc_collection` taxonomy (docs/docs.md). The reads here are what the search index needs to stay
- * fresh without reading every doc again: the published IDs (covered by WordPress's type_status_date
- * index), the docs modified since a moment, and the doc → collection pairs.
+ * Docs in the storage map's shape: `svc_doc` posts (published ones are public, unless they have a
+ * password), filed in terms of the `svc_doc_collection` taxonomy (docs/docs.md). The reads here are what
+ * the search index needs to stay fresh without reading every doc again: the public IDs (covered by
+ * WordPress's type_status_date index), the docs modified since a moment, and the doc → collection pairs.
  */
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
@@ -13,7 +13,7 @@ import { writeSupport } from '../write';
 export const DOC_POST_TYPE = 'svc_doc';
 export const COLLECTION_TAXONOMY = 'svc_doc_collection';
 
-/** A published doc's row, as the index reads it. */
+/** A public doc's row, as the index reads it. */
 export interface DocRow {
   id: number;
   title: string;
@@ -32,23 +32,32 @@ function published(db: Database, knex: Knex | Knex.Transaction = db.knex) {
   return knex(db.tables.posts).where({ post_type: DOC_POST_TYPE, post_status: 'publish' });
 }
 
-/** The IDs of every published doc. */
-export async function publishedDocIds(db: Database): Promise<number[]> {
-  const rows = await published(db).select('ID');
+/**
+ * The docs whose text may leave the server: published without a password. WordPress withholds a
+ * protected post's content and excerpt until the password is given (post_password_required()), and
+ * its searches leave such posts out for visitors (`post_password = ''` in WP_Query::parse_search()).
+ */
+function publicDocs(db: Database) {
+  return published(db).where({ post_password: '' });
+}
+
+/** The IDs of every public doc. */
+export async function publicDocIds(db: Database): Promise<number[]> {
+  const rows = await publicDocs(db).select('ID');
   return rows.map((r: { ID: number | string }) => Number(r.ID));
 }
 
-/** The ID and `post_modified_gmt` of each published doc modified at or after `since` (UTC). */
+/** The ID and `post_modified_gmt` of each public doc modified at or after `since` (UTC). */
 export async function docsModifiedSince(db: Database, since: string): Promise<Array<[number, string]>> {
-  const rows = await published(db).where('post_modified_gmt', '>=', since).select('ID', 'post_modified_gmt');
+  const rows = await publicDocs(db).where('post_modified_gmt', '>=', since).select('ID', 'post_modified_gmt');
   return rows.map((r: { ID: number | string; post_modified_gmt: string }) => [Number(r.ID), String(r.post_modified_gmt)]);
 }
 
-/** The published docs among `ids`. */
+/** The public docs among `ids`: a doc protected since it was listed is not read. */
 export async function readDocs(db: Database, ids: readonly number[]): Promise<DocRow[]> {
   const rows: Array<Record<string, unknown>> = [];
   // Within SQLite's bound on the variables of one statement.
-  for (let start = 0; start < ids.length; start += 900) rows.push(...await published(db).whereIn('ID', ids.slice(start, start + 900)).select(DOC_COLUMNS));
+  for (let start = 0; start < ids.length; start += 900) rows.push(...await publicDocs(db).whereIn('ID', ids.slice(start, start + 900)).select(DOC_COLUMNS));
   return rows.map(docRow);
 }
 
@@ -64,7 +73,7 @@ export async function docCollectionPairs(db: Database): Promise<Array<[number, s
   return rows.map((r: { object_id: number | string; slug: string }) => [Number(r.object_id), String(r.slug)]);
 }
 
-/** True when `id` is a published doc. */
+/** True when `id` is a published doc (protected or not: a vote shows nothing of the doc). */
 export async function isPublishedDoc(db: Database, id: number, trx?: Knex.Transaction): Promise<boolean> {
   return (await published(db, trx).where({ ID: id }).first('ID')) !== undefined;
 }

@@ -8,6 +8,7 @@ import request from 'supertest';
 import { Express } from 'express';
 import { createApp } from '../../../lib/app';
 import { FEEDBACK_META, VOTES_PER_HOUR } from '../../../lib/support/docs/feedback';
+import { SEARCHES_PER_MINUTE } from '../../../routes/support/docs';
 import { forgetDocIndex } from '../../../lib/support/docs/search-index';
 import { insertDocs } from '../../../lib/support/docs/store';
 import { createConnectedSite } from '../../../lib/support/sites/admin';
@@ -91,6 +92,30 @@ describe('support/v1 docs', function () {
       assert.deepEqual((await search({ q: 'widget', site: bare.site.siteId })).body, []);
       const shows = await createConnectedSite(t.site, { name: 'Widgets', origins: [], docCollections: ['widgets'] });
       assert.equal((await search({ q: 'widget', site: shows.site.siteId })).body.length, 8);
+    });
+  });
+
+  describe('GET /docs/search limit', () => {
+    it(`allows ${SEARCHES_PER_MINUTE} searches per address and minute across two processes, then 429 with Retry-After`, async () => {
+      // A minute of its own, started at its first second.
+      t.clock.advance(60_000 - (t.clock.now() % 60_000));
+      const twin = createApp(await t.openAnother());
+      const statuses: number[] = [];
+      for (let i = 0; i < SEARCHES_PER_MINUTE; i += 10) {
+        statuses.push(...(await Promise.all(Array.from({ length: 10 }, (_, j) => request(j % 2 ? twin : t.app).get(`${API}/docs/search`).query({ q: `widget ${i + j}` })))).map((r) => r.status));
+      }
+      assert.deepEqual(statuses, Array(SEARCHES_PER_MINUTE).fill(200));
+      for (const app of [t.app, twin]) {
+        const refused = await request(app).get(`${API}/docs/search`).query({ q: 'widget' });
+        assertRestError(refused, 429, 'rest_too_many_requests');
+        assert.equal(refused.headers['retry-after'], '60');
+        assert.equal(refused.body.data.retry_after, 60);
+      }
+      // Counted by a keyed hash of the address, as the votes are.
+      const buckets = await t.site.db.knex(t.site.db.tables.svc('rate_limits')).where('bucket', 'like', 'docs.search:%').select('bucket');
+      assert.ok(buckets.length > 0 && buckets.every((b: { bucket: string }) => /^docs\.search:visitor:[0-9a-f]{64}$/.test(b.bucket)), JSON.stringify(buckets));
+      t.clock.advance(60_000);
+      assert.equal((await search({ q: 'widget' })).status, 200, 'a new minute');
     });
   });
 
