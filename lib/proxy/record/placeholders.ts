@@ -10,6 +10,7 @@
  * answer echoing a header), also percent-encoded, JSON-escaped or base64.
  */
 import type { HeaderList } from '../../replay/capture';
+import { escapeRegExp } from '../../replay/json-path';
 import { FieldRedactor, readRequestBody, redactForm } from './request-body';
 import { secretSides } from './secret-routes';
 import { isDigitCode, isNonceName, isSecretName, looksLikePassword, looksLikeToken, replaceInText } from './secret-shapes';
@@ -24,8 +25,8 @@ const TOKEN_HEADERS: Record<string, string> = {
 const URL_HEADERS = new Set(['referer', 'location', 'content-location']);
 
 /**
- * A `"name": "value"` pair of JSON wherever it stands (a JSON answer, a server-sent event's data, a
- * script in a page); the value raw, as escaped in the text.
+ * A `"name": "value"` pair of JSON (in a JSON answer, a server-sent event's data); the value raw, as
+ * escaped in the text.
  */
 const JSON_PAIR = /"((?:[^"\\\n]|\\.){1,100})"(\s*:\s*)"((?:[^"\\\n]|\\.)*)"/g;
 /** An HTML attribute `value="…"` (a key shown once in a settings page's input). */
@@ -170,22 +171,43 @@ class ExchangeRedaction {
     return isSecretName(name) || looksLikeToken(value) ? this.swap(value, 'secret') : value;
   }
 
-  /** An answer's text: JSON fields wherever they stand, `value="…"` attributes, credentials inside text. */
+  /**
+   * An answer's text: the fields of a JSON answer or of server-sent events' data (read as JSON, which
+   * is quick, and rewritten only when they hold a secret), a form-encoded answer's fields,
+   * `value="…"` attributes of a page, and credentials with their scheme inside any text.
+   */
   responseText(text: string, contentType: string): string {
-    const fields = /^application\/x-www-form-urlencoded/i.test(contentType) ? redactForm(text, this.responseField) : text.replace(JSON_PAIR, (pair, rawName: string, colon: string, rawValue: string) => {
+    let out = text;
+    if (/^application\/x-www-form-urlencoded/i.test(contentType)) out = redactForm(text, this.responseField);
+    else if (dataOf(text, contentType).some((data) => this.holdsSecret(data, ''))) out = text.replace(JSON_PAIR, (pair, rawName: string, colon: string, rawValue: string) => {
       const value = jsonString(rawValue);
       const written = value === null ? value : this.responseField(jsonString(rawName) ?? rawName, value);
       return written === null || written === value ? pair : `"${rawName}"${colon}"${JSON.stringify(written).slice(1, -1)}"`;
     });
-    const attributes = fields.replace(VALUE_ATTRIBUTE, (whole, start: string, quote: string, value: string) => (looksLikeToken(value) ? `${start}${quote}${this.swap(value, 'secret')}${quote}` : whole));
-    return replaceInText(attributes, this.found);
+    out = out.replace(VALUE_ATTRIBUTE, (whole, start: string, quote: string, value: string) => (looksLikeToken(value) ? `${start}${quote}${this.swap(value, 'secret')}${quote}` : whole));
+    return replaceInText(out, this.found);
   }
 
-  /** Each secret taken out replaced wherever else it appears, longest first so a whole value goes before a part of it. */
+  /** Whether any string in the data is an answer's secret (each one found is also set aside for the last pass). */
+  private holdsSecret(value: unknown, name: string): boolean {
+    if (typeof value === 'string') return this.responseField(name, value) !== value;
+    if (!value || typeof value !== 'object') return false;
+    let found = false;
+    if (Array.isArray(value)) for (const item of value) found = this.holdsSecret(item, name) || found;
+    else for (const key in value) found = this.holdsSecret((value as Record<string, unknown>)[key], key) || found;
+    return found;
+  }
+
+  /**
+   * Each secret taken out replaced wherever else it appears, in one pass over each text; longest
+   * first, so a whole value goes before a part of it.
+   */
   scrubber(): (text: string) => string {
-    const pairs = this.swaps.flatMap(([secret, placeholder]) => encodings(secret).map((form) => [form, placeholder] as [string, string]));
-    pairs.sort((a, b) => b[0].length - a[0].length);
-    return (text) => pairs.reduce((out, [secret, placeholder]) => out.split(secret).join(placeholder), text);
+    const placeholders = new Map<string, string>();
+    for (const [secret, placeholder] of this.swaps) for (const form of encodings(secret)) if (!placeholders.has(form)) placeholders.set(form, placeholder);
+    if (!placeholders.size) return (text) => text;
+    const pattern = new RegExp([...placeholders.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+    return (text) => text.replace(pattern, (form) => placeholders.get(form) as string);
   }
 
   private authorization(value: string): string {
@@ -238,6 +260,20 @@ function encodings(secret: string): string[] {
   return [...new Set([
     secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+'), json, json.replace(/\//g, '\\/'), Buffer.from(secret, 'utf8').toString('base64'),
   ])];
+}
+
+/** The JSON a text carries: the whole of a JSON answer, each `data:` line of server-sent events. */
+function dataOf(text: string, contentType: string): unknown[] {
+  const candidates = /^text\/event-stream/i.test(contentType)
+    ? text.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5))
+    : /^\s*[[{]/.test(text) ? [text] : [];
+  return candidates.flatMap((candidate) => {
+    try {
+      return [JSON.parse(candidate)];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** The text of a JSON string literal's inside, or null when it is not one. */

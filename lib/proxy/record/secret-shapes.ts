@@ -22,8 +22,8 @@ const LONGEST_TOKEN = 256;
 
 /** 32 or more hex digits, with letters and digits both (site keys, mailbox tokens, relay secrets, md5s). */
 const HEX = /^(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{32,}$/i;
-/** base64 or base64url of 24 or more characters mixing upper case, lower case and digits (portal and chat tokens). */
-const BASE64 = /^(?!\/)(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=\D*\d)[A-Za-z0-9+/_-]{24,}={0,2}$/;
+/** base64 or base64url (not a path): with upper case, lower case and digits all three, it is a portal or chat token. */
+const BASE64 = /^[A-Za-z0-9+_-][A-Za-z0-9+/_-]*={0,2}$/;
 /** A JSON Web Token: three base64url parts, the first two JSON objects. */
 const JWT = /^eyJ[\w-]{5,}\.eyJ[\w-]{5,}\.[\w-]*$/;
 /** A WordPress application password as shown: six groups of four, at least one digit or inner capital (not six short words). */
@@ -40,31 +40,43 @@ const IN_TEXT = [
   /\bBasic\s+([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])/g,
 ];
 
-/** The words of a name: split at anything not a letter or digit and at camelCase humps, lower-cased. */
-function wordsOf(name: string): string[] {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+/** What a name says of its value; names repeat across exchanges, so the answer is kept (for a bounded number). */
+type NameKind = 'nonce' | 'secret' | 'code' | null;
+const NAME_KINDS = new Map<string, NameKind>();
+const NAMES_KEPT = 2_000;
+
+function nameKind(name: string): NameKind {
+  let kind = NAME_KINDS.get(name);
+  if (kind !== undefined) return kind;
+  // Words: split at anything not a letter or digit and at camelCase humps, lower-cased.
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  if (NONCE_NAMES.has(name.toLowerCase()) || words.some((w) => NONCE_WORDS.has(w))) kind = 'nonce';
+  else if (words.some((w, i) => SECRET_WORDS.has(w) || (w === 'key' && (words.length === 1 || KEY_QUALIFIERS.has(words[i - 1] as string))))) kind = 'secret';
+  else kind = words.at(-1) === 'code' ? 'code' : null;
+  if (NAME_KINDS.size >= NAMES_KEPT) NAME_KINDS.clear();
+  NAME_KINDS.set(name, kind);
+  return kind;
 }
 
 export function isNonceName(name: string): boolean {
-  return NONCE_NAMES.has(name.toLowerCase()) || wordsOf(name).some((w) => NONCE_WORDS.has(w));
+  return nameKind(name) === 'nonce';
 }
 
 /** Whether a field, parameter or header of this name holds a secret whatever its value. */
 export function isSecretName(name: string): boolean {
-  const words = wordsOf(name);
-  return words.some((w, i) => SECRET_WORDS.has(w) || (w === 'key' && (words.length === 1 || KEY_QUALIFIERS.has(words[i - 1] as string))));
-}
-
-/** A field named like a code (`code`, `portal_code`, `verification_code`). */
-export function isCodeName(name: string): boolean {
-  return wordsOf(name).at(-1) === 'code';
+  return nameKind(name) === 'secret';
 }
 
 /** Whether a whole value has the shape of a generated credential. */
 export function looksLikeToken(value: string): boolean {
+  // Most strings are short or long prose: both are told apart before any pattern runs.
+  if (value.length < 18 || (value.length > LONGEST_TOKEN && !value.includes('eyJ'))) return false;
   const v = value.trim();
-  if (JWT.test(v) || SCHEMED.test(v) || APP_PASSWORD.test(v)) return true;
-  return v.length <= LONGEST_TOKEN && (HEX.test(v) || BASE64.test(v));
+  if (v.startsWith('eyJ')) return JWT.test(v);
+  if (/^(?:Bearer|Basic|Token)\s/i.test(v)) return SCHEMED.test(v);
+  if (v.length < 24 || v.length > LONGEST_TOKEN) return false;
+  if (v.length === 29 && v.includes(' ')) return APP_PASSWORD.test(v);
+  return HEX.test(v) || (BASE64.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v));
 }
 
 /**
@@ -76,9 +88,9 @@ export function looksLikePassword(value: string): boolean {
   return /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value) && /[^A-Za-z0-9]/.test(value);
 }
 
-/** A sign-in code in a field named like one. */
+/** A sign-in code in a field named like one (`code`, `portal_code`, `verification_code`). */
 export function isDigitCode(name: string, value: string): boolean {
-  return isCodeName(name) && DIGIT_CODE.test(value.trim());
+  return nameKind(name) === 'code' && DIGIT_CODE.test(value.trim());
 }
 
 /** Each credential found inside `text` replaced by what `replace` gives for it. */
