@@ -10,7 +10,6 @@
  * answer echoing a header), also percent-encoded, JSON-escaped or base64.
  */
 import type { HeaderList } from '../../replay/capture';
-import { escapeRegExp } from '../../replay/json-path';
 import { FieldRedactor, readRequestBody, redactForm } from './request-body';
 import { secretSides } from './secret-routes';
 import { isDigitCode, isNonceName, isSecretName, looksLikePassword, looksLikeToken, replaceInText } from './secret-shapes';
@@ -198,16 +197,12 @@ class ExchangeRedaction {
     return found;
   }
 
-  /**
-   * Each secret taken out replaced wherever else it appears, in one pass over each text; longest
-   * first, so a whole value goes before a part of it.
-   */
+  /** Each secret taken out replaced wherever else it appears, longest first so a whole value goes before a part of it. */
   scrubber(): (text: string) => string {
     const placeholders = new Map<string, string>();
     for (const [secret, placeholder] of this.swaps) for (const form of encodings(secret)) if (!placeholders.has(form)) placeholders.set(form, placeholder);
-    if (!placeholders.size) return (text) => text;
-    const pattern = new RegExp([...placeholders.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
-    return (text) => text.replace(pattern, (form) => placeholders.get(form) as string);
+    const forms = [...placeholders].sort((a, b) => b[0].length - a[0].length);
+    return (text) => forms.reduce((out, [form, placeholder]) => (out.includes(form) ? out.split(form).join(placeholder) : out), text);
   }
 
   private authorization(value: string): string {
