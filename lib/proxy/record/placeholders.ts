@@ -125,7 +125,7 @@ class ExchangeRedaction {
   }
 
   /** A credential found by its shape inside text. */
-  readonly found = (secret: string): string => this.swap(secret, /^eyJ/.test(secret) ? 'jwt' : 'bearer');
+  readonly found = (secret: string): string => this.swap(secret, secret.startsWith('eyJ') ? 'jwt' : 'credential');
 
   /** A request's form, multipart or JSON field, or query parameter. */
   readonly requestField: FieldRedactor = (name, value) => {

@@ -9,10 +9,10 @@ import { routeGlob } from '../../replay/route-key';
 import { parsePhpQuery, phpArrayFromPairs } from '../../wp/http/php-query';
 import { queryString } from '../../wp/http/request-info';
 
-export type SecretSide = 'request' | 'response' | 'both';
+type SecretSide = 'request' | 'response' | 'both';
 
 /** Globs match the route key (`/support/v1/sites/{site_id}/portal/session`) and raw REST paths alike. */
-export const SECRET_BODY_ROUTES: ReadonlyArray<{ glob: string; side: SecretSide }> = [
+const SECRET_BODY_ROUTES: ReadonlyArray<{ glob: string; side: SecretSide }> = [
   { glob: 'page:/wp-login.php', side: 'request' },
   { glob: '/support/v1/sites/*/portal/code', side: 'both' },
   { glob: '/support/v1/sites/*/portal/session', side: 'both' },
@@ -44,7 +44,7 @@ export function secretSides(route: string, url: string, fields: ReadonlyArray<[s
  * `rest%5Froute`), the last of repeated ones kept, a list (`rest_route[]=`) ignored. Both the body's and
  * the query's are given: WordPress refuses the request when they differ, but the PHP site received both.
  */
-export function restRoutesOf(url: string, fields: ReadonlyArray<[string, string]>): string[] {
+function restRoutesOf(url: string, fields: ReadonlyArray<[string, string]>): string[] {
   const named = [phpArrayFromPairs(fields).rest_route, parsePhpQuery(queryString(url)).rest_route];
   return named.filter((r): r is string => typeof r === 'string').map((r) => r.replace(/\/+$/, '') || '/');
 }
