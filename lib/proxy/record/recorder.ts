@@ -177,13 +177,14 @@ export class Recorder {
   }
 
   private entry(p: Pending): object {
-    const requestText = p.requestBody.size || p.requestBody.cut ? p.requestBody.bytes.toString('utf8') : null;
+    const requestBytes = p.requestBody.size || p.requestBody.cut ? p.requestBody.bytes : null;
     const responseType = header(p.responseHeaders, 'content-type') ?? '';
     const textual = isTextual(responseType);
     const responseText = textual ? p.responseBody.bytes.toString('utf8') : null;
-    const redacted = this.identities.redact(p.route, { url: p.url, headers: p.headers, body: requestText }, { headers: p.responseHeaders, body: responseText });
+    const redacted = this.identities.redact(p.route, { url: p.url, headers: p.headers, body: requestBytes, cut: p.requestBody.cut }, { headers: p.responseHeaders, body: responseText });
     const cut = [p.requestBody.cut && 'request', p.responseBody.cut && 'response'].filter(Boolean);
     if (cut.length) this.counters.truncated++;
+    const notComparable = cut.length ? `${cut.join(' and ')} body over ${this.options.maxBodyBytes ?? 1024 * 1024} bytes, recorded cut` : redacted.request.notRecorded;
     const url = new URL(redacted.request.url);
     return {
       startedDateTime: p.started.toISOString(),
@@ -199,12 +200,12 @@ export class Recorder {
         content: textual
           ? { size: p.responseBody.size, mimeType: responseType, text: redacted.response.body ?? '' }
           : { size: p.responseBody.size, mimeType: responseType, text: p.responseBody.bytes.toString('base64'), encoding: 'base64' },
-        redirectURL: header(p.responseHeaders, 'location') ?? '', headersSize: -1, bodySize: p.responseBody.size,
+        redirectURL: header(redacted.response.headers, 'location') ?? '', headersSize: -1, bodySize: p.responseBody.size,
       },
       cache: {},
       timings: { send: 0, wait: p.ms, receive: 0 },
       comment: `${p.method} ${p.route}`,
-      _understudy: { route: p.route, ...(cut.length ? { notComparable: `${cut.join(' and ')} body over ${this.options.maxBodyBytes ?? 1024 * 1024} bytes, recorded cut` } : {}) },
+      _understudy: { route: p.route, ...(notComparable ? { notComparable } : {}) },
     };
   }
 

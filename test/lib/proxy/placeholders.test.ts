@@ -37,10 +37,12 @@ describe('recording placeholders', () => {
 
   it('replaces an answer\'s Set-Cookie values and any echo of the request\'s secrets, and whole bodies of secret routes', () => {
     const ids = new Identities();
-    const { request, response } = ids.redact('/support/v1/portal/session', { url: 'https://shop.example/wp-json/support/v1/portal/session', headers: [['X-Svc-Portal', 'portal-token-abcdef']], body: '{"email":"a@b.c","code":"123456"}' }, {
+    const { request, response } = ids.redact('/support/v1/sites/{site_id}/portal/session', {
+      url: 'https://shop.example/wp-json/support/v1/sites/abc123def456/portal/session', headers: [['X-Svc-Portal', 'portal-token-abcdef'], ['Content-Type', 'application/json']], body: '{"email":"a@b.c","code":"123456"}',
+    }, {
       headers: [['Set-Cookie', 'sess=sessionsecret42; Path=/; HttpOnly'], ['X-Echo', 'portal-token-abcdef']], body: '{"token":"new-session-token"}',
     });
-    assert.deepEqual(request.headers, [['X-Svc-Portal', '<portal:1>']]);
+    assert.deepEqual(request.headers, [['X-Svc-Portal', '<portal:1>'], ['Content-Type', 'application/json']]);
     assert.equal(request.body, REDACTED_BODY);
     assert.deepEqual(response.headers, [['Set-Cookie', 'sess=<set-cookie:1>; Path=/; HttpOnly'], ['X-Echo', '<portal:1>']]);
     assert.equal(response.body, REDACTED_BODY);

@@ -178,7 +178,8 @@ describe('proxy --record', () => {
     });
     assert.equal(recorder.counters.truncated, 1);
     const [exchange] = parseCapture(fs.readFileSync(recorder.recordedFiles[0] as string, 'utf8'));
-    assert.equal(exchange?.request.body, 'x'.repeat(64));
+    // Cut, the body could hold half a secret no rule recognises: only its size and type are kept.
+    assert.equal(exchange?.request.body, '<not recorded: 64+ bytes of text/plain>');
     assert.equal(exchange?.notComparable, 'request body over 64 bytes, recorded cut');
     const replay = JSON.parse((await cli(['replay', recording, `--target=${target.url}`, '--json'], {})).stdout);
     assert.deepEqual(replay.totals, { exchanges: 1, matched: 0, differed: 0, failed: 0, excluded: 1 });
