@@ -6,6 +6,7 @@
  * complete or not, is stored as the assistant's message with the sources it cites.
  */
 import { WpError } from '../../wp/errors';
+import { escUrlRaw } from '../../wp/formatting';
 import { Site } from '../../wp/site';
 import { hashBearerSecret } from '../bearer-secrets';
 import { writeSupport } from '../write';
@@ -64,6 +65,8 @@ export async function acceptMessage(site: Site, input: VisitorMessage, beforeWri
   await beforeWrite();
   const mintedToken = existing === null && input.token === undefined ? mintChatToken() : null;
   const token = input.token ?? mintedToken ?? '';
+  // Kept as WordPress keeps a `format: uri` field: through esc_url_raw() (no quotes or angle brackets).
+  const pageUrl = escUrlRaw(input.pageUrl ?? '');
   return writeSupport(site, {}, async (ctx) => {
     // Read again under the write: two first messages of one new thread make it once.
     let thread = await findThread(site.db, input.thread, ctx.trx, true);
@@ -71,9 +74,9 @@ export async function acceptMessage(site: Site, input: VisitorMessage, beforeWri
     if (!thread) {
       const postId = await insertThread(ctx, {
         uuid: input.thread, tokenHash: hashBearerSecret(token), title: [...input.message].slice(0, 80).join(''),
-        pageUrl: input.pageUrl, pageTitle: input.pageTitle, origin: input.origin,
+        pageUrl, pageTitle: input.pageTitle, origin: input.origin,
       });
-      thread = { postId, uuid: input.thread, tokenHash: hashBearerSecret(token), createdAt: ctx.dates.gmt, ticketId: null, pageUrl: input.pageUrl ?? '', pageTitle: input.pageTitle ?? '' };
+      thread = { postId, uuid: input.thread, tokenHash: hashBearerSecret(token), createdAt: ctx.dates.gmt, ticketId: null, pageUrl, pageTitle: input.pageTitle ?? '' };
     }
     const history = await threadMessages(site.db, thread.postId, ctx.trx);
     const message = await insertMessage(ctx, thread.postId, { role: 'visitor', content: input.message, state: 'complete' });

@@ -358,6 +358,18 @@ describe('support/v1 chat', function () {
   });
 
   describe('POST /chat/handoff', () => {
+    it('keeps the page the visitor asked from as esc_url_raw() keeps it: no quote or angle bracket reaches the ticket', async () => {
+      const chat = await ask({ thread: randomUUID(), message: QUESTION, page_url: 'https://shop.example/a"b<c>d' });
+      assert.equal(chat.status, 201, chat.text);
+      const res = await request(t.app).post(`${API}/chat/handoff`)
+        .send({ thread: chat.body.thread, token: chat.body.token, email: 'page-url@example.test', name: 'Pat' });
+      assert.equal(res.status, 201, res.text);
+      const ticket = await as(t.app, 'agent1').get(`${API}/tickets/${res.body.ticket_id}`);
+      const transcript = JSON.stringify(ticket.body);
+      assert.match(transcript, /Page: https:\/\/shop\.example\/abcd/);
+      assert.doesNotMatch(transcript, /a\\"b|<c>/);
+    });
+
     it('opens a ticket with the transcript that an agent sees, freezes the thread, and answers the same ticket again', async () => {
       const chat = await ask({ thread: randomUUID(), message: QUESTION, page_url: 'https://shop.example/account', page_title: 'My account' });
       const handoff = (body: Record<string, unknown> = {}) => request(t.app).post(`${API}/chat/handoff`)
