@@ -2,13 +2,19 @@
  * The HTTP server `serve` and `proxy` listen with, and its own limits, so that slow, idle or broken
  * clients can neither hold connections for long nor take the process down:
  * - timeouts for the headers, the whole request, a kept-alive connection and a silent socket;
- * - a cap on connections open at once (further ones are closed as they arrive);
+ * - a cap on connections open at once (further ones are closed as they arrive), and a share of it
+ *   for each address, so that one client holding connections open leaves room for everyone else;
+ * - a budget for the request bodies held in memory, all requests together (lib/wp/http/body-memory.ts);
  * - a `clientError` answer (400, 408, 413, 431) that then destroys the socket, and error listeners on
  *   the request and response streams, so a client that resets its connection is only a closed socket.
  */
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../logger';
+import { addressKey } from '../wp/http/address-key';
+import { DEFAULT_BODY_MEMORY_BYTES, bodyMemory } from '../wp/http/body-memory';
+import { NO_TRUSTED_PROXIES, TrustedProxies, normaliseAddress } from '../wp/http/trusted-proxies';
 
 /** The server's limits. Each timeout is in milliseconds, and 0 turns it off. */
 export interface HttpLimits {
@@ -22,6 +28,13 @@ export interface HttpLimits {
   idleTimeoutMs: number;
   /** HTTP_MAX_CONNECTIONS: connections open at once; further ones are closed as they arrive. */
   maxConnections: number;
+  /**
+   * HTTP_MAX_CONNECTIONS_PER_ADDRESS: connections one address (an IPv6 /64) may hold open at once;
+   * further ones from it are closed as they arrive. A trusted proxy's connections are not counted.
+   */
+  maxConnectionsPerAddress: number;
+  /** HTTP_MAX_BODY_MEMORY_BYTES: bytes of request bodies held in memory, all requests together. */
+  maxBodyMemoryBytes: number;
 }
 
 /**
@@ -30,6 +43,7 @@ export interface HttpLimits {
  */
 export const SERVE_HTTP_LIMITS: HttpLimits = {
   headersTimeoutMs: 20_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, idleTimeoutMs: 60_000, maxConnections: 1000,
+  maxConnectionsPerAddress: 100, maxBodyMemoryBytes: DEFAULT_BODY_MEMORY_BYTES,
 };
 
 /**
@@ -55,12 +69,16 @@ export function loadHttpLimits(env: Env, defaults: HttpLimits): HttpLimits {
   const requestTimeoutMs = read('HTTP_REQUEST_TIMEOUT_MS', defaults.requestTimeoutMs, 0);
   // A shorter request timeout on its own shortens the default headers timeout too (as Node does).
   const headersDefault = requestTimeoutMs > 0 ? Math.min(defaults.headersTimeoutMs, requestTimeoutMs) : defaults.headersTimeoutMs;
+  const maxConnections = read('HTTP_MAX_CONNECTIONS', defaults.maxConnections, 1);
   const limits: HttpLimits = {
     headersTimeoutMs: read('HTTP_HEADERS_TIMEOUT_MS', headersDefault, 0),
     requestTimeoutMs,
     keepAliveTimeoutMs: read('HTTP_KEEP_ALIVE_TIMEOUT_MS', defaults.keepAliveTimeoutMs, 0),
     idleTimeoutMs: read('HTTP_IDLE_TIMEOUT_MS', defaults.idleTimeoutMs, 0),
-    maxConnections: read('HTTP_MAX_CONNECTIONS', defaults.maxConnections, 1),
+    maxConnections,
+    // A lower cap on its own lowers each address's share with it: a tenth, and at least 8.
+    maxConnectionsPerAddress: read('HTTP_MAX_CONNECTIONS_PER_ADDRESS', Math.min(defaults.maxConnectionsPerAddress, Math.max(8, Math.floor(maxConnections / 10))), 1),
+    maxBodyMemoryBytes: read('HTTP_MAX_BODY_MEMORY_BYTES', defaults.maxBodyMemoryBytes, 1),
   };
   if (limits.requestTimeoutMs > 0 && limits.headersTimeoutMs > limits.requestTimeoutMs) {
     throw new Error(`HTTP_HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not be longer than HTTP_REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`);
@@ -73,8 +91,11 @@ type RequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => v
 /** Refused connections are logged at most this often, with how many there were. */
 const DROP_LOG_EVERY_MS = 60_000;
 
-/** An http.Server with `limits`, answering with `handler`. */
-export function createHttpServer(limits: HttpLimits, handler: RequestHandler, logger: Logger): http.Server {
+/**
+ * An http.Server with `limits`, answering with `handler`. Its body memory budget is the process's
+ * (one server per process). `trustedProxies` are not held to an address's share of connections.
+ */
+export function createHttpServer(limits: HttpLimits, handler: RequestHandler, logger: Logger, trustedProxies: TrustedProxies = NO_TRUSTED_PROXIES): http.Server {
   const server = http.createServer({
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
@@ -84,6 +105,8 @@ export function createHttpServer(limits: HttpLimits, handler: RequestHandler, lo
     connectionsCheckingInterval: checkingInterval(limits),
   });
   server.maxConnections = limits.maxConnections;
+  bodyMemory.setLimit(limits.maxBodyMemoryBytes);
+  shareConnectionsByAddress(server, limits, trustedProxies, logger);
   // A socket silent for this long mid-request is destroyed (Node's default for `timeout` with no listener).
   server.timeout = limits.idleTimeoutMs;
 
@@ -103,20 +126,52 @@ export function createHttpServer(limits: HttpLimits, handler: RequestHandler, lo
     socket.destroy();
   });
 
-  let dropped = 0;
-  let lastDropLog = -Infinity;
-  server.on('drop', () => {
-    dropped += 1;
-    const now = performance.now();
-    if (now - lastDropLog < DROP_LOG_EVERY_MS) return;
-    logger.warn(`HTTP_MAX_CONNECTIONS (${limits.maxConnections}) reached: refused ${dropped} connection(s)`);
-    lastDropLog = now;
-    dropped = 0;
-  });
+  server.on('drop', everyMinute(logger, (refused) => `HTTP_MAX_CONNECTIONS (${limits.maxConnections}) reached: refused ${refused} connection(s)`));
   return server;
 }
 
 function ignore(): void {}
+
+/**
+ * Closes a new connection on arrival when its address already holds its share of connections. The
+ * address is the TCP peer's: a forwarded address is a claim made per request, on a connection a
+ * proxy may reuse for many visitors, so a trusted proxy's connections are left to the global cap
+ * (the proxy limits its own clients: nginx's `limit_conn`, docs/deploy.md).
+ */
+function shareConnectionsByAddress(server: http.Server, limits: HttpLimits, trustedProxies: TrustedProxies, logger: Logger): void {
+  const open = new Map<string, number>();
+  const warn = everyMinute(logger, (refused) => `HTTP_MAX_CONNECTIONS_PER_ADDRESS (${limits.maxConnectionsPerAddress}) reached: refused ${refused} connection(s)`);
+  server.on('connection', (socket: Socket) => {
+    const peer = normaliseAddress(socket.remoteAddress ?? '');
+    if (!peer || trustedProxies.has(peer)) return;
+    const key = addressKey(peer);
+    const held = open.get(key) ?? 0;
+    if (held >= limits.maxConnectionsPerAddress) {
+      warn();
+      return void socket.destroy();
+    }
+    open.set(key, held + 1);
+    socket.once('close', () => {
+      const left = (open.get(key) ?? 1) - 1;
+      if (left > 0) open.set(key, left);
+      else open.delete(key);
+    });
+  });
+}
+
+/** A warning about refused connections, logged at most once a minute with how many there were. */
+function everyMinute(logger: Logger, message: (refused: number) => string): () => void {
+  let refused = 0;
+  let lastLog = -Infinity;
+  return () => {
+    refused += 1;
+    const now = performance.now();
+    if (now - lastLog < DROP_LOG_EVERY_MS) return;
+    logger.warn(message(refused));
+    lastLog = now;
+    refused = 0;
+  };
+}
 
 /**
  * Whether an error answer can go on a connection whose latest request was `latest`: not in the

@@ -31,8 +31,9 @@ export const SERVE_HELP = `usage: understudy serve [--port=<port>] [--host=<host
 
 Serves the site's REST API (/wp-json/) and /wp-admin/admin-ajax.php until stopped with
 Ctrl-C (SIGINT) or SIGTERM. --port and --host override PORT and HOST (default 127.0.0.1:8080).
-HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS, HTTP_IDLE_TIMEOUT_MS
-and HTTP_MAX_CONNECTIONS override the server's limits (see README.md).
+HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS, HTTP_IDLE_TIMEOUT_MS,
+HTTP_MAX_CONNECTIONS, HTTP_MAX_CONNECTIONS_PER_ADDRESS and HTTP_MAX_BODY_MEMORY_BYTES override the
+server's limits (see README.md).
 
   --workers=<n>|auto   n processes on the one port (Node's cluster; auto: one per CPU core; WORKERS)
 
@@ -116,7 +117,7 @@ export async function bindThenOpen(
   ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, logger: Logger, door: FrontDoorOptions,
 ): Promise<BoundSite> {
   let handler: RequestHandler | null = null;
-  const httpServer = createHttpServer(limits, frontDoor(door, () => handler), logger);
+  const httpServer = createHttpServer(limits, frontDoor(door, () => handler), logger, door.trustedProxies);
   const { drain } = trackConnections(httpServer);
   const bound = (site: Site, url: string): BoundSite => ({ httpServer, drain, url, site, answerWith: (h) => { handler = h; } });
   // CASE: a worker of `serve --workers` (the primary created the site at its fixed port) opens the

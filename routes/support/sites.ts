@@ -43,9 +43,10 @@ export const siteTickets: RouteDeclaration = {
       origins: siteOrigins,
       // Browsers never send cookies here, and are never invited to.
       corsCredentials: false,
-      // Decided from the headers before the body is read: a key header buys the server's limit, and a
-      // wrong key is then refused (401) at the principal stage.
-      maxBodyBytes: async (_site, _url, head) => (keyOf(head) !== undefined ? SERVER_MAX_BODY_BYTES : BROWSER_MAX_BODY_BYTES),
+      // Decided from the headers before the body is read: a key to a known site buys the server's
+      // limit, and a wrong one is refused (401) before its body is read.
+      maxBodyBytes: async (_site, _url, head) => (keyOf(head) !== undefined && (await connectedSiteOf(head)) ? SERVER_MAX_BODY_BYTES : BROWSER_MAX_BODY_BYTES),
+      headCredential: keyInHead,
       principal: siteCaller,
       permission: allowAnyone,
       rateLimit: {
@@ -63,6 +64,18 @@ export const siteTickets: RouteDeclaration = {
 
 function keyOf(head: RequestHead): string | undefined {
   return bearerSecretOf(head.header('authorization'), head.header('x-svc-key'));
+}
+
+/**
+ * A request with a key to a known site: the site's server, or refused. Keyless requests and unknown
+ * sites (whose small limit the body was held to) are left to the later stages, as before.
+ */
+async function keyInHead(head: RequestHead): Promise<WpError | null> {
+  const key = keyOf(head);
+  const found = await connectedSiteOf(head);
+  if (key === undefined || !found) return null;
+  const caller = siteCallerOf(found, key, head.header('origin'));
+  return caller instanceof WpError ? caller : null;
 }
 
 /** The site's listed addresses (none for an unknown site). */

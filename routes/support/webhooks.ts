@@ -14,12 +14,12 @@ import { automationOff, invalidToken, mailboxNotFound } from '../../lib/support/
 import { readInboundBody } from '../../lib/support/inbound/inbound-body';
 import { composeMessage } from '../../lib/support/inbound/compose';
 import { Accepted, acceptEmail, sha256 } from '../../lib/support/inbound/intake';
-import { verifyRelaySignature } from '../../lib/support/inbound/signature';
+import { RelayHeaders, checkRelayHeaders, verifyRelaySignature } from '../../lib/support/inbound/signature';
 import { storageAvailability } from '../../lib/support/storage-check';
 import { unixSeconds } from '../../lib/wp/clock';
 import { WpError } from '../../lib/wp/errors';
 import { Site } from '../../lib/wp/site';
-import { Endpoint, RestRequest, RestResponse, RouteDeclaration, allowAnyone } from '../../lib/wp/rest/route';
+import { Endpoint, RequestHead, RestRequest, RestResponse, RouteDeclaration, allowAnyone } from '../../lib/wp/rest/route';
 import { NAMESPACE } from './common';
 
 const webhookBase = {
@@ -35,7 +35,7 @@ interface RelayDelivery {
 }
 
 const relayEndpoint: Endpoint<RelayDelivery> = {
-  methods: ['POST'], principal: signedRelay, permission: allowAnyone, handler: receiveRelay, rawBody: true, maxBodyBytes: RELAY_MAX_BYTES,
+  methods: ['POST'], headCredential: relayHeaders, principal: signedRelay, permission: allowAnyone, handler: receiveRelay, rawBody: true, maxBodyBytes: RELAY_MAX_BYTES,
 };
 
 export const relayWebhook: RouteDeclaration = {
@@ -46,7 +46,7 @@ export const relayWebhook: RouteDeclaration = {
 
 const connectionTestEndpoint: Endpoint<Mailbox> = { methods: ['GET'], principal: tokenMailbox, permission: automationOn, handler: connectionTest };
 const inboundEndpoint: Endpoint<Mailbox> = {
-  methods: ['POST'], principal: tokenMailbox, permission: automationOn, handler: receiveInbound, rawBody: true, maxBodyBytes: inboundLimit,
+  methods: ['POST'], headCredential: tokenInHead, principal: tokenMailbox, permission: automationOn, handler: receiveInbound, rawBody: true, maxBodyBytes: inboundLimit,
 };
 
 export const inboundWebhook: RouteDeclaration = {
@@ -59,19 +59,39 @@ export const inboundWebhook: RouteDeclaration = {
 async function signedRelay(req: RestRequest): Promise<RelayDelivery | WpError> {
   const mailbox = await mailboxOf(req.site, req.urlParams.route_key as string);
   if (!mailbox) return mailboxNotFound();
-  const checked = verifyRelaySignature(mailbox.relaySecret, req.urlParams.route_key as string, {
-    timestamp: req.header('x-svc-timestamp'), deliveryId: req.header('x-svc-delivery'), signature: req.header('x-svc-signature'),
-  }, req.rawBody ?? Buffer.alloc(0), unixSeconds(req.site.clock));
+  const checked = verifyRelaySignature(
+    mailbox.relaySecret, req.urlParams.route_key as string, relayHeadersOf(req), req.rawBody ?? Buffer.alloc(0), unixSeconds(req.site.clock),
+  );
   return checked instanceof WpError ? checked : { mailbox, deliveryId: checked.deliveryId };
 }
 
+/**
+ * Before the body is read, what of the signature needs no body: the mailbox (404), and headers that
+ * are present, well formed and fresh (401); the signature over the body is checked at the principal stage.
+ */
+async function relayHeaders(head: RequestHead): Promise<WpError | null> {
+  const mailbox = await mailboxOf(head.site, head.urlParams.route_key as string);
+  if (!mailbox) return mailboxNotFound();
+  return checkRelayHeaders(mailbox.relaySecret, relayHeadersOf(head), unixSeconds(head.site.clock));
+}
+
+/** Before the body is read: the mailbox (404) and its token (401), so a wrong token costs no body. */
+async function tokenInHead(head: RequestHead): Promise<WpError | null> {
+  const mailbox = await tokenMailbox(head);
+  return mailbox instanceof WpError ? mailbox : null;
+}
+
 /** `Authorization: Bearer <token>`, or `X-Svc-Token` where a proxy strips Authorization. */
-async function tokenMailbox(req: RestRequest): Promise<Mailbox | WpError> {
+async function tokenMailbox(req: RequestHead): Promise<Mailbox | WpError> {
   const mailbox = await mailboxOf(req.site, req.urlParams.route_key as string);
   if (!mailbox) return mailboxNotFound();
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.header('authorization') ?? '')?.[1];
   const token = bearer ?? req.header('x-svc-token')?.trim() ?? '';
   return bearerSecretMatches(token, mailbox.tokenHash) ? mailbox : invalidToken();
+}
+
+function relayHeadersOf(head: RequestHead): RelayHeaders {
+  return { timestamp: head.header('x-svc-timestamp'), deliveryId: head.header('x-svc-delivery'), signature: head.header('x-svc-signature') };
 }
 
 function automationOn(req: RestRequest<Mailbox>): true | WpError {
@@ -100,7 +120,7 @@ function connectionTest(req: RestRequest<Mailbox>): Record<string, unknown> {
   return { ok: true, address: mailbox.address, max_bytes: mailbox.maxBytes };
 }
 
-/** The inbound route's body limit is the mailbox's own (an unknown mailbox is answered 404 after the read). */
+/** The inbound route's body limit is the mailbox's own (an unknown mailbox was answered 404 already). */
 async function inboundLimit(site: Site, urlParams: Record<string, string>): Promise<number> {
   return (await mailboxOf(site, urlParams.route_key ?? ''))?.maxBytes ?? DEFAULT_MAX_BYTES;
 }

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { runCli } from '../../lib/cli';
 import { PROXY_HTTP_LIMITS, SERVE_HTTP_LIMITS, clientErrorAnswer, loadHttpLimits } from '../../lib/cli/http-server';
+import { DEFAULT_BODY_MEMORY_BYTES, bodyMemory } from '../../lib/wp/http/body-memory';
 import { ScratchDatabase, scratchDatabase } from '../harness/db';
 import { eventually } from '../harness/eventually';
 import { Listening, listen } from '../harness/http';
@@ -52,9 +53,10 @@ interface Connection {
   isClosed(): boolean;
 }
 
-function connect(port: number): Promise<Connection> {
+/** A connection to the server on 127.0.0.1, from `from` (any loopback address: 127.0.0.2, …). */
+function connect(port: number, from?: string): Promise<Connection> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress: from });
     let data = '';
     let isClosed = false;
     const closing = new Promise<void>((done) => socket.once('close', () => { isClosed = true; done(); }));
@@ -125,6 +127,8 @@ describe('HTTP limits of serve and proxy', function () {
     afterEach(async () => {
       if (server) assert.equal(await server.stop(), 0);
       server = undefined;
+      // The body memory budget is the process's: a test's own leaves with it.
+      bodyMemory.setLimit(DEFAULT_BODY_MEMORY_BYTES);
     });
 
     it('answers 408 and closes the connection of a client that sends only part of its headers', async () => {
@@ -202,6 +206,63 @@ describe('HTTP limits of serve and proxy', function () {
       held[1]!.socket.destroy();
     });
 
+    it('gives each address a share of the connections: past HTTP_MAX_CONNECTIONS_PER_ADDRESS its new ones close, others are served', async () => {
+      const { port, url, stderr } = await serve({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: '3', HTTP_KEEP_ALIVE_TIMEOUT_MS: '20000' });
+      const held: Connection[] = [];
+      for (let i = 0; i < 3; i++) {
+        const conn = await connect(port, '127.0.0.2');
+        conn.socket.write(GET_ME);
+        assert.match(await answerOn(conn), /^HTTP\/1\.1 401 /);
+        held.push(conn);
+      }
+      const refused = await connect(port, '127.0.0.2');
+      refused.socket.write(GET_ME);
+      assert.equal(await refused.closed(), '', 'closed without an answer');
+      const other = await connect(port, '127.0.0.3');
+      other.socket.write(GET_ME);
+      assert.match(await answerOn(other), /^HTTP\/1\.1 401 /, 'another address is still served');
+      assert.ok(held.every((conn) => !conn.isClosed()), 'the connections within the share stay open');
+      assert.match(stderr.text(), /HTTP_MAX_CONNECTIONS_PER_ADDRESS \(3\) reached: refused 1 connection/);
+      // A closed connection gives its place back.
+      held[0]!.socket.destroy();
+      await eventually(async () => {
+        const next = await connect(port, '127.0.0.2');
+        next.socket.write(GET_ME);
+        const got = await Promise.race([answerOn(next).catch(() => ''), next.closed().then(() => '')]);
+        next.socket.destroy();
+        return got.startsWith('HTTP/1.1 401 ');
+      }, 5000, 50);
+      for (const conn of [...held, other]) conn.socket.destroy();
+      await stillServing(url);
+    });
+
+    it('leaves a trusted proxy\'s connections to the global cap: behind it, every visitor shares its address', async () => {
+      const { port } = await serve({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: '2', HTTP_KEEP_ALIVE_TIMEOUT_MS: '20000', TRUSTED_PROXIES: '127.0.0.4' });
+      const conns = await Promise.all([1, 2, 3, 4].map(() => connect(port, '127.0.0.4')));
+      for (const conn of conns) {
+        conn.socket.write(GET_ME);
+        assert.match(await answerOn(conn), /^HTTP\/1\.1 401 /);
+      }
+      for (const conn of conns) conn.socket.destroy();
+    });
+
+    it('refuses a body past HTTP_MAX_BODY_MEMORY_BYTES with 503 and Retry-After while another body holds the room', async () => {
+      const { port, url } = await serve({ HTTP_MAX_BODY_MEMORY_BYTES: String(1024 * 1024) });
+      const holding = await connect(port, '127.0.0.5');
+      holding.socket.write(`POST /wp-json/wp/v2/users/me HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${900 * 1024}\r\n\r\n{"a":"`);
+      // serve runs in this process: its body memory is the one this test reads.
+      await eventually(async () => bodyMemory.bytesHeld === 900 * 1024, 5000);
+      const conn = await connect(port, '127.0.0.6');
+      conn.socket.write(`POST /wp-json/wp/v2/users/me HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${200 * 1024}\r\n\r\n{}`);
+      const refused = await conn.closed();
+      assert.match(refused, /^HTTP\/1\.1 503 /);
+      assert.match(refused, /\r\nRetry-After: 5\r\n/i);
+      assert.match(refused, /\r\nConnection: close\r\n/i);
+      assert.match(refused, /"code":"rest_server_busy"/);
+      holding.socket.destroy();
+      await stillServing(url);
+    });
+
     it('answers a malformed request 400 and oversized headers 431, closing the connection; resets crash nothing', async () => {
       const { port, url, stderr } = await serve({});
       const malformed = await connect(port);
@@ -268,19 +329,27 @@ describe('HTTP limits of serve and proxy', function () {
 
   describe('configuration', () => {
     it('defaults: 20 s headers, 60 s request, 5 s keep-alive, 60 s idle, 1,000 connections; the proxy allows long uploads', () => {
+      const shares = { maxConnectionsPerAddress: 100, maxBodyMemoryBytes: 64 * 1024 * 1024 };
       assert.deepEqual(loadHttpLimits({}, SERVE_HTTP_LIMITS), {
-        headersTimeoutMs: 20_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, idleTimeoutMs: 60_000, maxConnections: 1000,
+        headersTimeoutMs: 20_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, idleTimeoutMs: 60_000, maxConnections: 1000, ...shares,
       });
       assert.deepEqual(loadHttpLimits({}, PROXY_HTTP_LIMITS), {
-        headersTimeoutMs: 20_000, requestTimeoutMs: 600_000, keepAliveTimeoutMs: 5_000, idleTimeoutMs: 300_000, maxConnections: 1000,
+        headersTimeoutMs: 20_000, requestTimeoutMs: 600_000, keepAliveTimeoutMs: 5_000, idleTimeoutMs: 300_000, maxConnections: 1000, ...shares,
       });
     });
 
     it('reads each HTTP_* variable; 0 turns a timeout off; a shorter request timeout shortens the default headers timeout', () => {
       assert.deepEqual(loadHttpLimits({
         HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '0', HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000', HTTP_IDLE_TIMEOUT_MS: '0', HTTP_MAX_CONNECTIONS: '50',
-      }, SERVE_HTTP_LIMITS), { headersTimeoutMs: 1000, requestTimeoutMs: 0, keepAliveTimeoutMs: 65_000, idleTimeoutMs: 0, maxConnections: 50 });
+        HTTP_MAX_CONNECTIONS_PER_ADDRESS: '20', HTTP_MAX_BODY_MEMORY_BYTES: '1048576',
+      }, SERVE_HTTP_LIMITS), {
+        headersTimeoutMs: 1000, requestTimeoutMs: 0, keepAliveTimeoutMs: 65_000, idleTimeoutMs: 0, maxConnections: 50,
+        maxConnectionsPerAddress: 20, maxBodyMemoryBytes: 1024 * 1024,
+      });
       assert.equal(loadHttpLimits({ HTTP_REQUEST_TIMEOUT_MS: '5000' }, SERVE_HTTP_LIMITS).headersTimeoutMs, 5000);
+      // A lower cap lowers each address's share with it: a tenth, at least 8.
+      assert.equal(loadHttpLimits({ HTTP_MAX_CONNECTIONS: '500' }, SERVE_HTTP_LIMITS).maxConnectionsPerAddress, 50);
+      assert.equal(loadHttpLimits({ HTTP_MAX_CONNECTIONS: '20' }, SERVE_HTTP_LIMITS).maxConnectionsPerAddress, 8);
     });
 
     it('refuses values that are not whole numbers, a cap below 1, and a headers timeout longer than the request\'s', () => {

@@ -10,6 +10,7 @@ import { isWpError } from '../errors';
 import { DEFAULT_MAX_BODY_BYTES, readRequestBody } from '../http/body';
 import type { UploadedFile } from '../http/multipart';
 import { ClientAbortedError, PayloadTooLargeError } from '../http/read-body';
+import { BUSY_RETRY_AFTER_SECONDS, ServerBusyError } from '../http/body-memory';
 import { noteRoute, noteUser } from '../http/request-notes';
 import { PhpQueryValue, parsePhpQuery } from '../http/php-query';
 import { clientIp, isSecure, parseCookieHeader, queryString } from '../http/request-info';
@@ -84,6 +85,11 @@ export async function serveAjax(site: Site, registry: AjaxRegistry, req: Request
     if (err instanceof PayloadTooLargeError) {
       res.setHeader('Connection', 'close');
       return send(res, req, withNoCache(res, wpDie('0', 413)));
+    }
+    if (err instanceof ServerBusyError) {
+      res.setHeader('Connection', 'close');
+      res.setHeader('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
+      return send(res, req, withNoCache(res, wpDie(err.message, 503)));
     }
     if (isWpError(err)) return send(res, req, withNoCache(res, wpDie(err.message, err.status)));
     // WP: a fatal error dies with the critical-error text; the details go to the log under a request id.

@@ -1,10 +1,14 @@
 /**
  * WP: application passwords over HTTP Basic (wp_authenticate_application_password). Only REST
  * requests use them; a wrong password or unknown user leaves the request anonymous, as stock
- * WordPress does. Checking a stored hash costs a phpass or BLAKE2b round, so a successful check is
- * remembered, keyed by the stored hash: revoking or changing the password changes the key.
+ * WordPress does. Checking a stored hash costs a phpass or BLAKE2b round, and a user with several
+ * application passwords has each checked in turn, so every outcome is remembered, the failed ones
+ * as well (a request with the third password would otherwise pay for the first two every time):
+ * keyed by the stored hash and an HMAC of the password tried (under a key of this process, never the
+ * password itself), so revoking or changing a password changes the key and no remembered answer
+ * outlives it. A remembered answer is the one the hash gave, so remembering it tells nobody more.
  */
-import { createHash } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { Clock, unixSeconds } from '../clock';
 import { EnvironmentType } from '../config';
 import { OptionStore } from '../options';
@@ -12,7 +16,8 @@ import { checkApplicationPassword, normalizeApplicationPassword } from '../passw
 import { UserStore, WpUser, userMeta } from '../users';
 
 const DAY_SECONDS = 86400;
-const VERIFIED_CACHE_SIZE = 10_000;
+/** Outcomes remembered; the least recently used goes first. */
+const CHECKED_CACHE_SIZE = 10_000;
 
 interface StoredAppPassword {
   uuid: string;
@@ -37,14 +42,19 @@ export function parseBasicAuthorization(header: string | undefined): BasicCreden
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
+/** Checks a (normalized) password against a stored hash: WordPress's algorithms. */
+export type AppPasswordCheck = (password: string, storedHash: string) => Promise<boolean>;
+
 export class ApplicationPasswords {
-  private readonly verified = new Map<string, true>();
+  private readonly checked = new Map<string, boolean>();
+  private readonly cacheKey = randomBytes(32);
 
   constructor(
     private readonly users: UserStore,
     private readonly options: OptionStore,
     private readonly clock: Clock,
     private readonly environmentType: EnvironmentType,
+    private readonly check: AppPasswordCheck = checkApplicationPassword,
   ) {}
 
   /** The user the Basic credentials sign in, or null (anonymous) for anything WordPress would not accept. */
@@ -77,12 +87,18 @@ export class ApplicationPasswords {
   }
 
   private async matches(user: WpUser, item: StoredAppPassword, password: string): Promise<boolean> {
-    const key = createHash('sha256').update(`${user.ID}\0${item.uuid}\0${item.password}\0${password}`).digest('hex');
-    if (this.verified.has(key)) return true;
-    if (!(await checkApplicationPassword(password, item.password))) return false;
-    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.clear();
-    this.verified.set(key, true);
-    return true;
+    const key = createHmac('sha256', this.cacheKey).update(`${user.ID}\0${item.uuid}\0${item.password}\0${password}`).digest('base64');
+    const remembered = this.checked.get(key);
+    if (remembered !== undefined) {
+      // Used again: to the back of the line, so the entries in use are the last to go.
+      this.checked.delete(key);
+      this.checked.set(key, remembered);
+      return remembered;
+    }
+    const matched = await this.check(password, item.password);
+    if (this.checked.size >= CHECKED_CACHE_SIZE) this.checked.delete(this.checked.keys().next().value as string);
+    this.checked.set(key, matched);
+    return matched;
   }
 
   /** WP: record_application_password_usage(): at most once a day per address. */

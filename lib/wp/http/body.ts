@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { MultipartBody, UploadedFile, readMultipart } from './multipart';
 import { FORM_BODY_COUNT, PhpQueryValue, parsePhpQuery, phpArrayFromPairs } from './php-query';
 import { readBody, refuseDeclaredSize } from './read-body';
+import { BodyMemoryBudget, bodyMemory } from './body-memory';
 
 /** WP's own default is PHP's post_max_size; 8 MiB matches a stock PHP install. */
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -33,24 +34,40 @@ export interface BodyOptions {
   limit: number;
   /** Keep the bytes as they are, decoding nothing (signed webhooks). */
   keepRaw?: boolean;
+  /** The body memory the bytes count against (default: the process's). */
+  memory?: BodyMemoryBudget;
 }
 
-/** Reads and decodes the body; rejects with PayloadTooLargeError or ClientAbortedError. */
+/**
+ * Reads and decodes the body, its bytes held in the body memory until dispose(); rejects with
+ * PayloadTooLargeError, ServerBusyError or ClientAbortedError.
+ */
 export async function readRequestBody(req: IncomingMessage, options: BodyOptions): Promise<RequestBody> {
   const contentType = req.headers['content-type'];
   refuseDeclaredSize(req, options.limit);
-  if (!options.keepRaw && req.method === 'POST' && mediaType(contentType) === 'multipart/form-data') {
-    return fromMultipart(await readMultipart(req, contentType as string, options.limit));
+  const hold = (options.memory ?? bodyMemory).open();
+  try {
+    if (!options.keepRaw && req.method === 'POST' && mediaType(contentType) === 'multipart/form-data') {
+      const body = await readMultipart(req, contentType as string, options.limit, hold);
+      return fromMultipart(body, hold.release);
+    }
+    const raw = await readBody(req, options.limit, hold);
+    const decoded = options.keepRaw ? { form: null, json: null, files: [] } : decodeBody(raw, contentType, req.method);
+    return { ...decoded, raw, malformed: false, dispose: async () => hold.release() };
+  } catch (err) {
+    hold.release();
+    throw err;
   }
-  const raw = await readBody(req, options.limit);
-  const decoded = options.keepRaw ? { form: null, json: null, files: [] } : decodeBody(raw, contentType, req.method);
-  return { ...decoded, raw, malformed: false, dispose: async () => {} };
 }
 
-function fromMultipart(body: MultipartBody): RequestBody {
+function fromMultipart(body: MultipartBody, release: () => void): RequestBody {
   return {
     form: phpArrayFromPairs(body.fields), json: null, files: body.files, raw: Buffer.alloc(0),
-    malformed: body.malformed, dispose: body.dispose,
+    malformed: body.malformed,
+    dispose: async () => {
+      release();
+      await body.dispose();
+    },
   };
 }
 

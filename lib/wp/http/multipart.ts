@@ -11,6 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import Busboy from 'busboy';
 import { ClientAbortedError, PayloadTooLargeError, watchBodySize } from './read-body';
+import { BodyMemoryHold, ServerBusyError } from './body-memory';
 import { MAX_INPUT_VARS } from './php-query';
 
 /** php.ini max_file_uploads: files past it are skipped. */
@@ -36,9 +37,12 @@ export interface MultipartBody {
   dispose(): Promise<void>;
 }
 
-/** Reads a multipart body within `limit` bytes; rejects with PayloadTooLargeError or ClientAbortedError. */
-export function readMultipart(req: IncomingMessage, contentType: string, limit: number): Promise<MultipartBody> {
-  return new Promise((resolve, reject) => new MultipartReader(req, contentType, limit, resolve, reject).start());
+/**
+ * Reads a multipart body within `limit` bytes, its bytes held in `hold` except the files' (on disk);
+ * rejects with PayloadTooLargeError, ServerBusyError or ClientAbortedError.
+ */
+export function readMultipart(req: IncomingMessage, contentType: string, limit: number, hold: BodyMemoryHold): Promise<MultipartBody> {
+  return new Promise((resolve, reject) => new MultipartReader(req, contentType, limit, hold, resolve, reject).start());
 }
 
 class MultipartReader {
@@ -56,12 +60,14 @@ class MultipartReader {
     private readonly req: IncomingMessage,
     private readonly contentType: string,
     private readonly limit: number,
+    private readonly hold: BodyMemoryHold,
     private readonly resolve: (body: MultipartBody) => void,
     private readonly reject: (err: Error) => void,
   ) {}
 
   start(): void {
-    const stopWatching = watchBodySize(this.req, this.limit, (err) => this.fail(err));
+    // Every byte counts against the body memory as it arrives; a file's bytes are given back as they go to disk.
+    const stopWatching = watchBodySize(this.req, this.limit, (err) => this.fail(err), { hold: this.hold, taken: 0 });
     let parser: ReturnType<typeof Busboy>;
     try {
       parser = Busboy({
@@ -100,7 +106,10 @@ class MultipartReader {
     const slot = this.files.push(null) - 1;
     let size = 0;
     let broken = false;
-    stream.on('data', (chunk: Buffer) => { size += chunk.length; });
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      this.hold.give(chunk.length);
+    });
     // A part cut off before its boundary is no file (PHP: UPLOAD_ERR_PARTIAL); the parser reports the body.
     stream.on('error', () => { broken = true; stream.unpipe(out); out.end(); });
     this.writes.push(new Promise<void>((done) => {
@@ -126,7 +135,8 @@ class MultipartReader {
   private fail(err: Error): void {
     if (this.settled) return;
     this.settled = true;
-    if (!(err instanceof PayloadTooLargeError) && !(err instanceof ClientAbortedError)) this.req.resume();
+    const stopped = err instanceof PayloadTooLargeError || err instanceof ServerBusyError || err instanceof ClientAbortedError;
+    if (!stopped) this.req.resume();
     // Parts still being written will never end: close their files, then remove every one.
     for (const out of this.outputs) out.destroy();
     void Promise.all(this.writes).then(() => removeAll(this.temporary));

@@ -1,10 +1,13 @@
 /**
  * Reading a request body within a size limit. A body that declares a larger Content-Length is
  * refused before any of it is read; one that grows past the limit while streaming is cut off there.
- * A client that goes away mid-body is noticed, so no read waits forever.
+ * The bytes held also count against the process's body memory (./body-memory.ts): a body the
+ * budget has no room for is refused the same way, with 503. A client that goes away mid-body is
+ * noticed, so no read waits forever.
  */
 import type { IncomingMessage } from 'node:http';
 import { WpError } from '../errors';
+import { BodyMemoryHold, ServerBusyError } from './body-memory';
 
 export class PayloadTooLargeError extends WpError {
   constructor(limit: number) {
@@ -20,6 +23,11 @@ export class ClientAbortedError extends Error {
   }
 }
 
+/** Whether a body is on its way: a Content-Length above 0, or a chunked body. */
+export function bodyPending(req: IncomingMessage): boolean {
+  return Number(req.headers['content-length']) > 0 || req.headers['transfer-encoding'] !== undefined;
+}
+
 /** PayloadTooLargeError when the declared Content-Length is over `limit`, before reading anything. */
 export function refuseDeclaredSize(req: IncomingMessage, limit: number): void {
   const declared = Number(req.headers['content-length']);
@@ -27,18 +35,46 @@ export function refuseDeclaredSize(req: IncomingMessage, limit: number): void {
 }
 
 /**
- * Watches the body as it flows: calls `onFail` once with PayloadTooLargeError past `limit` (and stops
- * the flow) or with ClientAbortedError when the connection ends first. Returns a function that stops watching.
+ * Takes the declared Content-Length from the body memory at once, so that a body the budget has no
+ * room for is refused (ServerBusyError) before any of it is read. Returns the bytes taken.
  */
-export function watchBodySize(req: IncomingMessage, limit: number, onFail: (err: Error) => void): () => void {
+export function holdDeclaredSize(req: IncomingMessage, hold: BodyMemoryHold): number {
+  const declared = Number(req.headers['content-length']);
+  if (!Number.isFinite(declared) || declared <= 0) return 0;
+  if (!hold.take(declared)) throw new ServerBusyError();
+  return declared;
+}
+
+/** Where a body's bytes are counted against the body memory, and how many were taken already. */
+export interface BodyMemoryMeter {
+  hold: BodyMemoryHold;
+  /** Bytes taken before the first one arrived (holdDeclaredSize()). */
+  taken: number;
+}
+
+/**
+ * Watches the body as it flows: calls `onFail` once with PayloadTooLargeError past `limit`, or with
+ * ServerBusyError when `memory` has no room for what arrived past what it took already (either stops
+ * the flow), or with ClientAbortedError when the connection ends first. Returns a function that stops watching.
+ */
+export function watchBodySize(req: IncomingMessage, limit: number, onFail: (err: Error) => void, memory?: BodyMemoryMeter): () => void {
   let size = 0;
+  let taken = memory?.taken ?? 0;
+  const refusal = (): Error | null => {
+    if (size > limit) return new PayloadTooLargeError(limit);
+    if (!memory || size <= taken) return null;
+    if (!memory.hold.take(size - taken)) return new ServerBusyError();
+    taken = size;
+    return null;
+  };
   const onData = (chunk: Buffer) => {
     size += chunk.length;
-    if (size <= limit) return;
+    const err = refusal();
+    if (!err) return;
     stop();
     req.unpipe();
     req.pause();
-    onFail(new PayloadTooLargeError(limit));
+    onFail(err);
   };
   const onGone = () => {
     if (req.complete) return;
@@ -56,16 +92,21 @@ export function watchBodySize(req: IncomingMessage, limit: number, onFail: (err:
   return stop;
 }
 
-/** The whole body as bytes, or PayloadTooLargeError once it exceeds `limit`, or ClientAbortedError. */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * The whole body as bytes, held in `hold` (the caller releases it), or PayloadTooLargeError once it
+ * exceeds `limit`, ServerBusyError when the body memory has no room, or ClientAbortedError.
+ */
+export function readBody(req: IncomingMessage, limit: number, hold: BodyMemoryHold): Promise<Buffer> {
+  let taken: number;
   try {
     refuseDeclaredSize(req, limit);
+    taken = holdDeclaredSize(req, hold);
   } catch (err) {
     return Promise.reject(err);
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const stop = watchBodySize(req, limit, reject);
+    const stop = watchBodySize(req, limit, reject, { hold, taken });
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('end', () => {
       stop();

@@ -139,10 +139,18 @@ export interface Endpoint<P = unknown, A extends object = Params> {
   args?: TypedArgs<A>;
   handler(req: RestRequest<P, A>): unknown;
   /**
+   * The checks of a credential the request's head carries (a key, a token, a signature's headers)
+   * that need no body, run before the body is read: the WpError that refuses the request (401 a
+   * wrong credential, 404 an unknown resource), or null to go on. So a credential that buys a larger
+   * body (`maxBodyBytes` as a function of the head) is proved before that body is read, and a wrong
+   * one costs the server no body at all. The principal stage still identifies the caller.
+   */
+  headCredential?(head: RequestHead): Promise<WpError | null>;
+  /**
    * Largest request body accepted, in bytes (default DEFAULT_MAX_BODY_BYTES of ../http/body), or a
    * function giving it for the matched URL (e.g. a limit stored with the resource the URL names) and
-   * the request's head (e.g. whether a credential header is present: the credential itself is only
-   * checked later, at the principal stage), asked before the body is read.
+   * the request's head (e.g. whether a credential header is present, proved by `headCredential`),
+   * asked before the body is read.
    */
   maxBodyBytes?: number | ((site: Site, urlParams: Record<string, string>, head: RequestHead) => Promise<number>);
   /** Keep the body as raw bytes (`rawBody`) instead of decoding it. */

@@ -9,7 +9,8 @@ import type { Request, Response } from 'express';
 import { RestAuthResult } from '../auth/current-user';
 import { WpError, isWpError } from '../errors';
 import { DEFAULT_MAX_BODY_BYTES, RequestBody, readRequestBody } from '../http/body';
-import { ClientAbortedError, PayloadTooLargeError } from '../http/read-body';
+import { ClientAbortedError, PayloadTooLargeError, bodyPending, refuseDeclaredSize } from '../http/read-body';
+import { ServerBusyError } from '../http/body-memory';
 import { parsePhpQuery } from '../http/php-query';
 import { clientIp, isSecure, parseCookieHeader, queryString } from '../http/request-info';
 import { noteRoute, noteUser, notesOf } from '../http/request-notes';
@@ -49,7 +50,8 @@ export class RestServer {
     } catch (err) {
       // A client that hung up mid-body gets no answer, and it is no failure of ours to log.
       if (err instanceof ClientAbortedError) return void res.destroy();
-      if (err instanceof PayloadTooLargeError) res.setHeader('Connection', 'close');
+      // The body is left unread: the connection cannot carry another request.
+      if (err instanceof PayloadTooLargeError || err instanceof ServerBusyError) res.setHeader('Connection', 'close');
       await this.fail(ctx, err);
     }
   }
@@ -74,7 +76,12 @@ export class RestServer {
     const gated = match ? await match.route.declaration.gate?.(this.head(ctx, match.urlParams)) : null;
     if (gated) return renderError(ctx, gated);
     const limit = match?.endpoint.maxBodyBytes;
-    const maxBodyBytes = typeof limit === 'function' ? await limit(this.site, (match as RouteMatch).urlParams, this.head(ctx, (match as RouteMatch).urlParams)) : limit;
+    const maxBodyBytes = (typeof limit === 'function' ? await limit(this.site, (match as RouteMatch).urlParams, this.head(ctx, (match as RouteMatch).urlParams)) : limit) ?? DEFAULT_MAX_BODY_BYTES;
+    // A larger declared body is refused first (no credential can make it fit), then a wrong
+    // credential, both before any of the body is read.
+    refuseDeclaredSize(req, maxBodyBytes);
+    const refused = match ? await match.endpoint.headCredential?.(this.head(ctx, match.urlParams)) : null;
+    if (refused) return this.refuseUnread(ctx, refused);
     const sources = await this.readSources(ctx, match?.endpoint.rawBody === true, maxBodyBytes);
     ctx.params = mergeParams(method, sources.json.value, sources.post, query, {});
     const auth = await this.authenticate(req, query, sources.body.form);
@@ -106,10 +113,20 @@ export class RestServer {
     return renderResult(ctx, result instanceof RestResponse ? result : new RestResponse(result));
   }
 
+  /**
+   * Answers a request refused on its head alone, its body unread: the connection closes after the
+   * answer, so that the body is neither read (Node would drain it to reuse the connection) nor taken
+   * for the next request.
+   */
+  private refuseUnread(ctx: RenderContext, err: WpError): Promise<void> {
+    if (bodyPending(ctx.req)) ctx.res.setHeader('Connection', 'close');
+    return renderError(ctx, err);
+  }
+
   /** The body within the route's size limit, decoded into the sources WordPress reads parameters from. */
-  private async readSources(ctx: RenderContext, keepRaw: boolean, maxBodyBytes: number | undefined): Promise<RequestSources> {
+  private async readSources(ctx: RenderContext, keepRaw: boolean, maxBodyBytes: number): Promise<RequestSources> {
     const { req, res, method } = ctx;
-    const body = await readRequestBody(req, { limit: maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, keepRaw });
+    const body = await readRequestBody(req, { limit: maxBodyBytes, keepRaw });
     res.once('close', () => void body.dispose());
     // PHP would go on with the fields it could read; a REST client is better served by a clear error.
     if (body.malformed) throw new WpError('rest_invalid_multipart', 'The multipart body could not be read.', 400);
@@ -247,7 +264,7 @@ export class RestServer {
     const dependency = isWpError(err) ? null : ctx.availability?.onFailure(err);
     if (dependency) return renderError(ctx, dependency);
     if (isWpError(err)) {
-      if (err.status === 429 && typeof err.data.retry_after === 'number') ctx.res.setHeader('Retry-After', String(err.data.retry_after));
+      if ((err.status === 429 || err.status === 503) && typeof err.data.retry_after === 'number') ctx.res.setHeader('Retry-After', String(err.data.retry_after));
       return renderError(ctx, err);
     }
     // Unexpected: the details go to the log under a request id; the caller gets the id and nothing

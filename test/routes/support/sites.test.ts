@@ -278,7 +278,7 @@ describe('POST /support/v1/sites/<site-id>/tickets', function () {
       assert.equal(await tickets(), before);
       const keyed = await post().set('Authorization', `Bearer ${key}`).send(body);
       assert.equal(keyed.status, 201, keyed.text.slice(0, 200));
-      // A header that only looks like a key gets the larger body read, then 401.
+      // A header that only looks like a key is refused (401) before its body is read.
       assertRestError(await post().set('X-Svc-Key', 'guess').send(body), 401, 'svc_invalid_site_key');
       assert.equal(await tickets(), before + 1);
     });
