@@ -8,9 +8,11 @@
  * (lib/support/changelogs/policy.ts).
  */
 import { SourceError, sourceUrl } from '../../lib/support/changelogs/fetch';
+import { NotesView } from '../../lib/support/changelogs/notes';
 import { parseChangelog } from '../../lib/support/changelogs/parse';
 import { canEditChangelog, canEditDocs } from '../../lib/support/changelogs/policy';
 import { presentParsedRelease } from '../../lib/support/changelogs/present';
+import { PreviewRefused, previewViews } from '../../lib/support/changelogs/preview';
 import { findProductById } from '../../lib/support/changelogs/store';
 import { probeSource, syncProduct } from '../../lib/support/changelogs/sync';
 import { WpError } from '../../lib/wp/errors';
@@ -52,9 +54,16 @@ export const changelogSync: RouteDeclaration = {
   endpoints: [endpoint({ methods: ['POST'], permission: maySync, args: syncArgs, handler: sync })],
 };
 
-function parse(req: RestRequest<unknown, ParseParams>): unknown {
+async function parse(req: RestRequest<unknown, ParseParams>): Promise<unknown> {
   const { format, releases } = parseChangelog(req.params.text);
-  return { format, releases: releases.map(presentParsedRelease) };
+  try {
+    const views = await previewViews(releases);
+    return { format, releases: releases.map((r, i) => presentParsedRelease(r, views[i] as NotesView)) };
+  } catch (err) {
+    if (!(err instanceof PreviewRefused)) throw err;
+    if (err.reason === 'too_long') throw new WpError('rest_invalid_param', 'Invalid parameter(s): text', 400, { params: { text: err.message } });
+    throw new WpError('svc_changelog_notes_too_complex', err.message, 400);
+  }
 }
 
 async function probe(req: RestRequest<unknown, ProbeParams>): Promise<unknown> {

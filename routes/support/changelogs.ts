@@ -9,6 +9,7 @@ import { ProductView, presentProduct, presentRelease } from '../../lib/support/c
 import { productReleases, productSummaries } from '../../lib/support/changelogs/releases';
 import { findProductBySlug } from '../../lib/support/changelogs/store';
 import { isVersion } from '../../lib/support/changelogs/version';
+import { withViews } from '../../lib/support/changelogs/views';
 import { WpError } from '../../lib/wp/errors';
 import { TypedArgs } from '../../lib/wp/rest/args';
 import { ParamsOf, argsForOperation, publicItemSchema, typedArgs } from '../../lib/wp/rest/item-schema';
@@ -60,5 +61,6 @@ async function listReleases(req: RestRequest<unknown, ReleasesParams>): Promise<
   if (page > result.totalPages && result.total > 0) {
     throw new WpError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
   }
-  return new RestResponse(result.releases.map(presentRelease)).paginate(result.total, result.totalPages);
+  const releases = await withViews(req.site, result.releases);
+  return new RestResponse(releases.map((r) => presentRelease(r, r.rendered))).paginate(result.total, result.totalPages);
 }

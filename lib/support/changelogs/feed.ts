@@ -1,7 +1,7 @@
 /**
  * A product's changelog as a feed (RSS 2.0, Atom 1.0 or JSON Feed 1.1) built with the `feed` library:
- * the FEED_SIZE newest releases by version, each with its summary and its sanitized HTML notes. The
- * text is a function of the stored rows alone (the feed's `updated` is its newest release date, never
+ * the FEED_SIZE newest releases by version, each with its summary and its sanitized HTML notes as
+ * stored (./views.ts: a feed never renders markdown). The text is a function of the stored rows alone (the feed's `updated` is its newest release date, never
  * the time of the request), so an unchanged changelog gives the same bytes, and the same ETag.
  */
 import { feedModule } from './esm';
@@ -11,6 +11,7 @@ import { FeedFormat, feedPath } from './feed-urls';
 import { presentRelease } from './present';
 import { productReleases } from './releases';
 import { Product } from './store';
+import { withViews } from './views';
 
 export const FEED_SIZE = 20;
 
@@ -29,7 +30,7 @@ export interface BuiltFeed {
 
 export async function buildFeed(site: Site, product: Product, format: FeedFormat): Promise<BuiltFeed> {
   const home = await site.homeUrl();
-  const { releases } = await productReleases(site, product, { page: 1, perPage: FEED_SIZE, stable: false });
+  const releases = await withViews(site, (await productReleases(site, product, { page: 1, perPage: FEED_SIZE, stable: false })).releases);
   const dates = releases.map((r) => gmtDate(r.publishedGmt));
   const modified = [product.modifiedGmt, ...releases.map((r) => r.modifiedGmt)].map(gmtDate);
   const link = product.url || `${home}${feedPath(product.slug)}`;
@@ -46,7 +47,7 @@ export async function buildFeed(site: Site, product: Product, format: FeedFormat
   // RSS and Atom carry an item's title and summary as HTML (the library writes them so): plain text is escaped.
   const text = format === 'json' ? (s: string) => s : escHtml;
   for (const [i, release] of releases.entries()) {
-    const view = presentRelease(release);
+    const view = presentRelease(release, release.rendered);
     feed.addItem({
       title: text(`${product.name} ${view.version}${view.stability === 'pre-release' ? ' (pre-release)' : ''}`),
       // WP: the post's guid, which never changes.

@@ -69,15 +69,27 @@ function readmeChangelogLines(lines: string[]): string[] | null {
     const end = after.findIndex((l) => /^\s*==[^=].*==\s*$/.test(l));
     return end >= 0 ? after.slice(0, end) : after;
   }
-  return lines.some((l) => EQUALS_HEADING.test(l) && readmeHeading(l)?.kind === 'release') ? lines : null;
+  return lines.some((l) => equalsHeading(l) !== null && readmeHeading(l)?.kind === 'release') ? lines : null;
 }
 
-const EQUALS_HEADING = /^\s*=\s*([^=].*?)\s*=\s*$/;
+/**
+ * The text of readme.txt's `= 1.2.3 =`, or null: what `^\s*=\s*([^=].*?)\s*=\s*$` matches, without
+ * the regex's retries of a long run of spaces from each of its characters (quadratic; the text may
+ * come from anyone's sync source).
+ */
+function equalsHeading(line: string): string | null {
+  const t = line.trim();
+  if (t.length < 3 || t[0] !== '=' || t[t.length - 1] !== '=') return null;
+  const inner = t.slice(1, -1);
+  // The text starts with a character that is not `=` (a space before a leading `=` counts).
+  if (inner[0] === '=' || /[\u2028\u2029]/.test(inner.trim())) return null;
+  return inner.trim();
+}
 
 /** readme.txt's `= 1.2.3 =` (and the `#### 1.2.3` some readmes use inside the section). */
 function readmeHeading(line: string): Heading | undefined {
-  const m = EQUALS_HEADING.exec(line) ?? ATX.exec(line)?.slice(1);
-  return m ? headingOf(m[1] as string) : undefined;
+  const text = equalsHeading(line) ?? atxHeading(line)?.text;
+  return text !== undefined ? headingOf(text) : undefined;
 }
 
 /**
@@ -87,20 +99,33 @@ function readmeHeading(line: string): Heading | undefined {
 function markdownHeading(lines: string[]): HeadingReader {
   let level = 0;
   for (const line of outsideFences(lines)) {
-    const m = ATX.exec(line);
-    if (m && headingOf(m[2] as string)) {
-      level = (m[1] as string).length;
+    const m = atxHeading(line);
+    if (m && headingOf(m.text)) {
+      level = m.level;
       break;
     }
   }
   return (line) => {
-    const m = ATX.exec(line);
-    if (!m || !level || (m[1] as string).length > level) return undefined;
-    return headingOf(m[2] as string) ?? { kind: 'end' };
+    const m = atxHeading(line);
+    if (!m || !level || m.level > level) return undefined;
+    return headingOf(m.text) ?? { kind: 'end' };
   };
 }
 
-const ATX = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
+/**
+ * A markdown ATX heading's level and text (without a closing `#` sequence), or null. `\s+(?!\s)` takes
+ * the whole run of spaces at once, and the end is trimmed by hand: `(.*?)(?:\s+#+)?\s*$` retries a
+ * long run of spaces from each of its characters (quadratic).
+ */
+function atxHeading(line: string): { level: number; text: string } | null {
+  const m = /^ {0,3}(#{1,6})\s+(?!\s)(.*)$/.exec(line);
+  if (!m) return null;
+  let text = (m[2] as string).trimEnd();
+  let hashes = text.length;
+  while (hashes > 0 && text[hashes - 1] === '#') hashes--;
+  if (hashes < text.length && hashes > 0 && /\s/.test(text[hashes - 1] as string)) text = text.slice(0, hashes).trimEnd();
+  return { level: (m[1] as string).length, text };
+}
 
 /** Lines outside fenced code blocks (a `## 1.0` inside a code sample is no release). */
 function outsideFences(lines: string[]): string[] {
@@ -215,7 +240,7 @@ export function releasePage(raw: string): string | null {
 
 function isKeepAChangelog(lines: string[]): boolean {
   return lines.some((l) => {
-    const m = ATX.exec(l);
-    return !!m && (CHANGE_TYPES as readonly string[]).includes((m[2] as string).trim().toLowerCase());
+    const m = atxHeading(l);
+    return !!m && (CHANGE_TYPES as readonly string[]).includes(m.text.trim().toLowerCase());
   });
 }

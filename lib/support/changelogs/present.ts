@@ -1,6 +1,6 @@
 /** Products and releases as the contract shows them (allowlists). */
 import { feedPath } from './feed-urls';
-import { Change, notesChanges, notesHtml, notesSummary } from './notes';
+import { Change, NotesView } from './notes';
 import { ParsedRelease } from './parse';
 import { ProductSummary } from './releases';
 import { Stability, StoredRelease } from './store';
@@ -32,15 +32,15 @@ export function presentProduct({ product, latest, releases }: ProductSummary, ho
   return { slug: product.slug, name: product.name, type: product.type, url: webPage(product.url), latest, releases, feed: `${home}${feedPath(product.slug)}` };
 }
 
-export function presentRelease(r: Pick<StoredRelease, 'version' | 'date' | 'stability' | 'url' | 'notes'>): ReleaseView {
-  const changes = notesChanges(r.notes);
-  return { version: r.version, date: r.date, stability: r.stability, url: webPage(r.url), summary: notesSummary(r.notes, changes), changes, html: notesHtml(r.notes) };
+/** A release with its notes' view (rendered once: ./views.ts). */
+export function presentRelease(r: Pick<StoredRelease, 'version' | 'date' | 'stability' | 'url'>, view: NotesView): ReleaseView {
+  return { version: r.version, date: r.date, stability: r.stability, url: webPage(r.url), summary: view.summary, changes: view.changes, html: view.html };
 }
 
 /** A release parsed from text (admin/parse), in the public shape. */
-export function presentParsedRelease(r: ParsedRelease): ReleaseView {
+export function presentParsedRelease(r: ParsedRelease, view: NotesView): ReleaseView {
   const stability: Stability = (r.prerelease ?? isPrerelease(r.version)) ? 'pre-release' : 'stable';
-  return presentRelease({ version: r.version, date: r.date, stability, url: r.url ?? '', notes: r.notes });
+  return presentRelease({ version: r.version, date: r.date, stability, url: r.url ?? '' }, view);
 }
 
 /** A link is shown only when it is a web page (a PHP screen may have stored anything). */

@@ -8,7 +8,7 @@
 import { FetchLimits, SOURCE_LIMITS, SourceError, SourceFetch, fetchSource } from './fetch';
 import { ChangelogFormat, ParsedRelease, dateIn, newestFirstUnique, parseChangelog, releasePage } from './parse';
 import { SourceKind } from './store';
-import { compareVersions, isPrerelease, normalizeVersion, parseVersion } from './version';
+import { MAX_VERSION_CHARS, compareVersions, isPrerelease, normalizeVersion, parseVersion } from './version';
 
 export interface ReadSource {
   url: string;
@@ -71,7 +71,8 @@ function githubReleases(text: string): ParsedRelease[] {
 
 /** `v1.2.0`, `1.2.0`, `release-1.2.0`, `my-plugin@1.2.0` → `1.2.0`; null when no version is in it. */
 function versionOfTag(tag: unknown): string | null {
-  if (typeof tag !== 'string') return null;
+  // The regex below retries a long tag from each of its digits (quadratic); no version is that long.
+  if (typeof tag !== 'string' || tag.length > MAX_VERSION_CHARS * 2) return null;
   const m = /[vV]?\d+(?:\.\d+)*(?:-[0-9A-Za-z.-]+)?$/.exec(tag.trim());
   return m && parseVersion(m[0]) ? normalizeVersion(m[0]) : null;
 }

@@ -5,7 +5,8 @@
  *   (the last sync's outcome, a serialized array);
  * - a release is an `svc_release` post with `post_parent` = the product: `post_title` its version,
  *   `post_content` its notes (markdown), `post_date`/`post_date_gmt` its release date, meta
- *   `_svc_version`, `_svc_stability`, `_svc_url`, `_svc_undated` ('1' when the changelog gave no date).
+ *   `_svc_version`, `_svc_stability`, `_svc_url`, `_svc_undated` ('1' when the changelog gave no date),
+ *   `_svc_rendered_notes` (the notes' view, rendered once: ./rendered.ts).
  * Every read goes to the tables (a release the PHP site adds shows at once): a release without the
  * meta, as a PHP screen may write it, is read from its title and its version's own pre-release part.
  */
@@ -15,6 +16,8 @@ import { maybeUnserialize, phpEntries, serialize } from '../../wp/php';
 import { postMetaFor, singleMetaValues } from '../../wp/posts';
 import { changelogOperations } from '../../../schema/support/changelog-args';
 import { releaseSchema } from '../../../schema/support/release';
+import { RenderedNotes } from './renderer';
+import { currentRendered } from './rendered';
 import { isPrerelease, normalizeVersion } from './version';
 
 export const PRODUCT_POST_TYPE = 'svc_changelog';
@@ -33,6 +36,7 @@ export const RELEASE_META = {
   stability: '_svc_stability',
   url: '_svc_url',
   undated: '_svc_undated',
+  rendered: '_svc_rendered_notes',
 } as const;
 
 const STABILITIES = releaseSchema.properties.stability.enum;
@@ -86,6 +90,8 @@ export interface StoredRelease extends ReleaseHead {
   publishedGmt: string;
   modifiedGmt: string;
   notes: string;
+  /** The notes' stored view, or null when there is none rendered from these notes (the PHP site wrote them). */
+  rendered: RenderedNotes | null;
 }
 
 const PRODUCT_COLUMNS = ['ID', 'post_name', 'post_title', 'post_author', 'post_status', 'post_modified_gmt'];
@@ -133,19 +139,21 @@ export async function releasesOf(db: Database, heads: ReleaseHead[]): Promise<St
   const rows: Array<Record<string, string | number>> = await db.knex(db.tables.posts).whereIn('ID', ids)
     .select('ID', 'post_content', 'post_date_gmt', 'post_modified_gmt');
   const byId = new Map(rows.map((r) => [Number(r.ID), r]));
-  const meta = await postMetaFor(db.knex, db.tables, ids, [RELEASE_META.url, RELEASE_META.undated]);
+  const meta = await postMetaFor(db.knex, db.tables, ids, [RELEASE_META.url, RELEASE_META.undated, RELEASE_META.rendered]);
   return heads.flatMap((head) => {
     const row = byId.get(head.postId);
     if (!row) return [];
     const m = singleMetaValues(meta.get(head.postId));
     const publishedGmt = String(row.post_date_gmt);
+    const notes = String(row.post_content ?? '');
     return [{
       ...head,
       url: m.get(RELEASE_META.url) ?? '',
       date: m.get(RELEASE_META.undated) === '1' || publishedGmt.startsWith('0000') ? null : publishedGmt.slice(0, 10),
       publishedGmt,
       modifiedGmt: String(row.post_modified_gmt),
-      notes: String(row.post_content ?? ''),
+      notes,
+      rendered: currentRendered(m.get(RELEASE_META.rendered), notes),
     }];
   });
 }

@@ -10,7 +10,10 @@ import { NO_ALLOWANCE } from '../../wp/http/outgoing-allow';
 import { Site } from '../../wp/site';
 import { FetchLimits, SOURCE_LIMITS, SourceError, SourceFailure, SourceFetch } from './fetch';
 import { newestVersions, readSource } from './sources';
-import { Product, SourceKind, SyncStatus } from './store';
+import { MAX_NOTES_CHARS } from './notes';
+import { ParsedRelease } from './parse';
+import { Product, SourceKind, SyncStatus, releaseHeads, releasesOf } from './store';
+import { withViews } from './views';
 import { recordSyncStatus, upsertReleases } from './writes';
 
 export interface SyncOutcome extends SyncStatus {
@@ -27,7 +30,9 @@ export async function syncProduct(site: Site, product: Product, limits: FetchLim
   try {
     const read = await readSource(product.source, product.sourceKind, sourceFetch(site), limits);
     const { added, updated } = await upsertReleases(site, product.postId, read.releases);
-    outcome = { at, ok: true, message: `Read ${read.releases.length} releases (${read.format}): ${added} added, ${updated} updated.`, found: read.releases.length, added, updated };
+    await renderReleases(site, product);
+    const message = `Read ${read.releases.length} releases (${read.format}): ${added} added, ${updated} updated.${cutNotice(read.releases)}`;
+    outcome = { at, ok: true, message, found: read.releases.length, added, updated };
   } catch (err) {
     if (!(err instanceof SourceError)) throw err;
     outcome = { at, ok: false, message: err.message, found: 0, added: 0, updated: 0, reason: err.reason, transient: err.transient };
@@ -35,6 +40,19 @@ export async function syncProduct(site: Site, product: Product, limits: FetchLim
   const { reason: _reason, transient: _transient, ...status } = outcome;
   await recordSyncStatus(site, product.postId, status);
   return outcome;
+}
+
+/** Renders and stores the views of the product's releases that have none from their notes, so that no read renders. */
+async function renderReleases(site: Site, product: Product): Promise<void> {
+  const heads = await releaseHeads(site.db.knex, site.db, [product.postId], true);
+  await withViews(site, await releasesOf(site.db, heads));
+}
+
+/** Notes over MAX_NOTES_CHARS are stored whole and shown cut: the report says which. */
+function cutNotice(releases: ParsedRelease[]): string {
+  const long = releases.filter((r) => r.notes.length > MAX_NOTES_CHARS).map((r) => r.version);
+  if (!long.length) return '';
+  return ` The notes of ${long.join(', ')} are longer than ${MAX_NOTES_CHARS.toLocaleString('en')} characters: only their beginning is shown.`;
 }
 
 export type ProbeResult =

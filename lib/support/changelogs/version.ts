@@ -19,9 +19,17 @@ const VERSION = /^[vV]?(\d+(?:\.\d+)*)(?:[-._ ]?([0-9A-Za-z]+(?:[-._ ][0-9A-Za-z
 /** Pre-release labels by rank; a label not listed ranks with `dev`, and such labels compare alphabetically. */
 const LABEL_RANK: Readonly<Record<string, number>> = { dev: 0, alpha: 1, a: 1, beta: 2, b: 2, pre: 3, preview: 3, rc: 4 };
 
-/** The version's parts, or null when it is no version (no leading number). */
+/**
+ * The longest text read as a version. VERSION retries a long failing text from each of its splits
+ * between numbers and pre-release part (quadratic), and a stored title may be anything the PHP site wrote.
+ */
+export const MAX_VERSION_CHARS = 100;
+
+/** The version's parts, or null when it is no version (no leading number, or longer than MAX_VERSION_CHARS). */
 export function parseVersion(raw: string): ParsedVersion | null {
-  const m = VERSION.exec(raw.trim());
+  const trimmed = raw.trim();
+  if (trimmed.length > MAX_VERSION_CHARS) return null;
+  const m = VERSION.exec(trimmed);
   if (!m) return null;
   const release = (m[1] as string).split('.').map(Number);
   const pre = m[2] ? preIdentifiers(m[2]) : [];

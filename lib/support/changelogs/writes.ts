@@ -15,6 +15,8 @@ import {
   PRODUCT_META, PRODUCT_POST_TYPE, RELEASE_META, RELEASE_POST_TYPE, ReleaseHead, SourceKind, Stability, SyncStatus,
   releaseHeads, serializeSyncStatus,
 } from './store';
+import { RenderedNotes } from './renderer';
+import { encodeRendered } from './rendered';
 import { compareVersions, isPrerelease } from './version';
 
 export interface ProductFields {
@@ -45,6 +47,13 @@ function productMeta(p: Partial<ProductFields>): Record<string, string> {
   if (p.source !== undefined) meta[PRODUCT_META.source] = p.source;
   if (p.sourceKind !== undefined) meta[PRODUCT_META.sourceKind] = p.sourceKind;
   return meta;
+}
+
+/** Stores the releases' rendered views (not a change of the release: post_modified stays). */
+export async function storeRenderedNotes(site: Site, releases: Array<{ postId: number; notes: string; rendered: RenderedNotes }>): Promise<void> {
+  await writeSupport(site, {}, async (ctx) => {
+    for (const r of releases) await updatePostMeta(ctx.trx, ctx.tables, r.postId, RELEASE_META.rendered, encodeRendered(r.notes, r.rendered));
+  });
 }
 
 export interface UpsertResult {

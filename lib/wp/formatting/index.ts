@@ -16,7 +16,7 @@
  */
 
 export { mbStrlen, phpEmpty, phpLooseEqualStrings, phpTrim } from './php';
-export { phpStripTags, preKsesLessThan, sanitizeTextField, stripAllTags } from './tags';
+export { phpStripTags, preKsesLessThan, removeScriptsAndStyles, sanitizeTextField, stripAllTags } from './tags';
 export { escHtml, normalizeEntities, specialCharsNoQuotes } from './entities';
 export type { AllowedHtml } from './kses';
 export { KSES_DATA_TAGS, KSES_USER_DESCRIPTION_TAGS, kses } from './kses';

@@ -48,10 +48,42 @@ export function phpStripTags(input: string): string {
 
 /** WP: wp_strip_all_tags(): script and style elements with their content, then every tag; trimmed. */
 export function stripAllTags(input: string, removeBreaks = false): string {
-  let text = input.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '');
+  let text = removeScriptsAndStyles(input, /<(script|style)/gi, (name) => new RegExp(`</${name}>`, 'gi'));
   text = phpStripTags(text);
   if (removeBreaks) text = text.replace(/[\r\n\t ]+/g, ' ');
   return phpTrim(text);
+}
+
+/**
+ * Removes each element that `opening` (global, the tag name its group 1) starts and `closing(name)`
+ * (global) ends, as `opening[^>]*>[\s\S]*?closing` would, case-insensitively: WordPress's
+ * `<(script|style)[^>]*?>.*?</\1>`. The regex retries from every later `<script` when an element
+ * never ends, scanning to the end of the text each time (quadratic); this searches for each tag
+ * name's end once and remembers that it has none.
+ */
+export function removeScriptsAndStyles(input: string, opening: RegExp, closing: (name: string) => RegExp): string {
+  const open = new RegExp(opening.source, opening.flags);
+  const unclosed = new Set<string>();
+  let out = '';
+  let from = 0;
+  for (let m = open.exec(input); m; m = open.exec(input)) {
+    const name = (m[1] as string).toLowerCase();
+    if (unclosed.has(name)) continue;
+    const tagEnd = input.indexOf('>', open.lastIndex);
+    // No `>` after this start: none after a later one either.
+    if (tagEnd < 0) break;
+    const close = closing(name);
+    close.lastIndex = tagEnd + 1;
+    const end = close.exec(input);
+    if (!end) {
+      unclosed.add(name);
+      continue;
+    }
+    out += input.slice(from, m.index);
+    from = end.index + end[0].length;
+    open.lastIndex = from;
+  }
+  return out + input.slice(from);
 }
 
 /** WP: wp_pre_kses_less_than(): a `<` that never reaches a `>` (before the next `<`) is escaped. */

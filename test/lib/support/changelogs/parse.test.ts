@@ -6,10 +6,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseChangelog } from '../../../../lib/support/changelogs/parse';
+import { notesView } from '../../../../lib/support/changelogs/notes';
+import { ParsedRelease, parseChangelog } from '../../../../lib/support/changelogs/parse';
 import { presentParsedRelease } from '../../../../lib/support/changelogs/present';
 
 const fixture = (name: string) => fs.readFileSync(path.join(__dirname, '../../../fixtures/changelogs', name), 'utf8');
+/** A release as admin/parse shows it (rendered here, on the test's thread). */
+const shown = (r: ParsedRelease) => presentParsedRelease(r, notesView(r.notes));
 const versions = (text: string) => parseChangelog(text).releases.map((r) => r.version);
 
 describe('changelog parsing', () => {
@@ -24,7 +27,7 @@ describe('changelog parsing', () => {
     });
 
     it('shows each release as the public shape: summary, changes, sanitized html, stability', () => {
-      const [, feature, beta] = parseChangelog(fixture('readme.txt')).releases.map(presentParsedRelease);
+      const [, feature, beta] = parseChangelog(fixture('readme.txt')).releases.map(shown);
       assert.deepEqual(feature?.changes, [
         { type: null, text: 'New: Conditional logic for checkboxes and radio buttons.' },
         { type: null, text: 'New: acme_forms_before_send filter.' },
@@ -63,13 +66,13 @@ describe('changelog parsing', () => {
     });
 
     it('types every change by its section, all six types', () => {
-      const view = presentParsedRelease(parsed.releases[0] as (typeof parsed.releases)[0]);
+      const view = shown(parsed.releases[0] as (typeof parsed.releases)[0]);
       assert.deepEqual(view.changes.map((c) => c.type), ['added', 'added', 'changed', 'deprecated', 'removed', 'fixed', 'security']);
       assert.equal(view.changes[0]?.text, '<acme-widget> custom element.', 'plain text: the code span is its text');
       assert.equal(view.summary, 'Version 2 moves the widget to a web component.');
       assert.match(view.html, /<h3>Security<\/h3>\n<ul>\n<li>Escape user input in the search box \(<a href="https:\/\/github.com\/acme\/widget\/issues\/412">#412<\/a>\)/);
       assert.equal(view.stability, 'stable');
-      assert.equal(presentParsedRelease(parsed.releases[1] as (typeof parsed.releases)[0]).stability, 'pre-release');
+      assert.equal(shown(parsed.releases[1] as (typeof parsed.releases)[0]).stability, 'pre-release');
     });
   });
 
@@ -87,14 +90,14 @@ describe('changelog parsing', () => {
     it('keeps deeper headings and code samples in the notes', () => {
       const r643 = parsed.releases.find((r) => r.version === '6.4.3');
       assert.match(r643?.notes ?? '', /## 9\.9\.9 this is inside a code sample/);
-      const r642 = presentParsedRelease(parsed.releases.find((r) => r.version === '6.4.2') as (typeof parsed.releases)[0]);
+      const r642 = shown(parsed.releases.find((r) => r.version === '6.4.2') as (typeof parsed.releases)[0]);
       assert.deepEqual(r642.changes, []);
       assert.equal(r642.summary, 'Only documentation changes.');
     });
   });
 
   it('never lets a script, an event handler or a javascript: URL into html, changes or summary', () => {
-    const [view, linked] = parseChangelog(fixture('hostile.md')).releases.map(presentParsedRelease);
+    const [view, linked] = parseChangelog(fixture('hostile.md')).releases.map(shown);
     assert.equal(linked?.url, '', 'a heading linked to javascript: gives no release URL');
     const all = JSON.stringify(view);
     assert.ok(!/<script|onerror|onclick|javascript:/i.test(all), all);
