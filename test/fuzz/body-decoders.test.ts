@@ -300,6 +300,7 @@ const URL_PARAM_VALUES: Record<string, string[]> = {
   '[\\w-]+': ['main', 'site-1', 'x', '_'.repeat(300)],
   '[^/]+': ['understudy', '%00', 'a%2Fb', '%C3%A9'],
   '[0-9a-fA-F-]{36}': ['40fd36d7-c4a9-4f01-9605-d80d06d269d2', '00000000-0000-0000-0000-000000000000'],
+  '[0-9a-f]{32}': ['0123456789abcdef0123456789abcdef', 'ffffffffffffffffffffffffffffffff'],
 };
 const EVERY_ROUTE: Target[] = SURFACE.rest.all.flatMap((route) => {
   const methods = [...new Set(route.endpoints.flatMap((e) => e.methods))];
