@@ -1,0 +1,13 @@
+/**
+ * PHP's persistent object cache, as Understudy keeps it coherent: after each committed write, what
+ * the write changed is removed from the cache the way WordPress's own cache-cleaning functions would
+ * remove it, so that PHP reads the rows again. One implementation per kind of cache.
+ */
+import { WordPressChanges } from '../changes';
+
+export interface ObjectCacheInvalidator {
+  readonly kind: 'redis' | 'memcached' | 'companion';
+  /** Removes what `changes` made stale, in one round trip where the cache allows; throws when it cannot be reached. */
+  invalidate(changes: WordPressChanges): Promise<void>;
+  close(): Promise<void>;
+}
