@@ -46,7 +46,7 @@ export async function saveForm(site: Site, actor: AdminActor, formId: number, pa
 
 /** delete_form: the form, its meta and its submissions. */
 export async function deleteForm(site: Site, formId: number): Promise<{ ID: number; deleted: true; submissions_deleted: number }> {
-  const removed = await store.deleteForm(site.db, formId);
+  const removed = await store.deleteForm(site, formId);
   if (removed === null) throw notFound();
   return { ID: formId, deleted: true, submissions_deleted: removed };
 }

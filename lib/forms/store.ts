@@ -5,9 +5,10 @@
  * row), and every submission query is scoped by form ID so one form's data never shows through another.
  */
 import { Knex } from 'knex';
+import { writeWordPress } from '../wp/change-feed';
 import { Database } from '../wp/db/database';
 import { mysqlDateTime, siteDates } from '../wp/dates';
-import { addPostMeta, insertPost, postMetaFor, singleMetaValues, updatePostMeta } from '../wp/posts';
+import { addPostMeta, deletePost, insertPost, postMetaFor, singleMetaValues, updatePostMeta, updatePostRow } from '../wp/posts';
 import { sanitizeTitle, sanitizeTitleForQuery, truncatePostSlug } from '../wp/formatting';
 import { phpJsonEncode } from '../wp/php/json';
 import type { Site } from '../wp/site';
@@ -98,7 +99,7 @@ export interface FormChanges {
 export async function createForm(site: Site, authorId: number, changes: FormChanges & { title: string }): Promise<number> {
   const date = await siteDates(site.options, site.clock.now());
   const home = await site.homeUrl();
-  return site.db.knex.transaction((trx) => writeForm(trx, site.db, { home, date, authorId }, changes));
+  return writeWordPress(site, (trx) => writeForm(trx, site.db, { home, date, authorId }, changes));
 }
 
 /** Writes a new form in the caller's transaction (createForm's, the demo seed's); returns its ID. */
@@ -119,25 +120,24 @@ export async function writeForm(
 export async function updateForm(site: Site, form: Form, changes: FormChanges): Promise<void> {
   const { db } = site;
   const modified = await siteDates(site.options, site.clock.now());
-  await db.knex.transaction(async (trx) => {
-    const post: Record<string, unknown> = { post_modified: modified.local, post_modified_gmt: modified.gmt };
+  await writeWordPress(site, async (trx) => {
+    const post: Record<string, string> = { post_modified: modified.local, post_modified_gmt: modified.gmt };
     if (changes.title !== undefined) post.post_title = changes.title;
     if (changes.markup !== undefined) post.post_content = changes.markup;
     if (changes.status !== undefined) post.post_status = changes.status;
     if (changes.slug !== undefined) post.post_name = await uniqueSlug(trx, db, changes.slug || changes.title || form.title, form.id);
-    await trx(db.tables.posts).where({ ID: form.id, post_type: FORM_POST_TYPE }).update(post);
+    await updatePostRow(trx, db.tables, form.id, post);
     if (changes.settings) await updatePostMeta(trx, db.tables, form.id, SETTINGS_META_KEY, settingsForStorage(form.rawSettings, changes.settings));
     await writeMessages(trx, db, form.id, changes.messages ?? {});
   });
 }
 
 /** Deletes a form, its postmeta and its submissions; returns how many submissions went with it (null: no such form). */
-export async function deleteForm(db: Database, formId: number): Promise<number | null> {
-  return db.knex.transaction(async (trx): Promise<number | null> => {
-    // The post goes first: meta and submissions are touched only when it really was a form.
-    const removed = await trx(db.tables.posts).where({ ID: formId, post_type: FORM_POST_TYPE }).del();
-    if (!removed) return null;
-    await trx(db.tables.postmeta).where({ post_id: formId }).del();
+export async function deleteForm(site: Site, formId: number): Promise<number | null> {
+  const { db } = site;
+  return writeWordPress(site, async (trx): Promise<number | null> => {
+    // The post goes first: submissions are touched only when it really was a form.
+    if (!(await deletePost(trx, db.tables, formId, FORM_POST_TYPE))) return null;
     return Number(await trx(db.tables.frm('submissions')).where({ form_id: formId }).del());
   });
 }

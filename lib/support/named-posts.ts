@@ -2,7 +2,7 @@
  * Support-desk resources kept as one published post each, named by its `post_name` (a mailbox by its
  * key, a connected site by its site-id), titled by `post_title`, with their settings in postmeta.
  */
-import { addPostMeta, insertPost, updatePostMeta } from '../wp/posts';
+import { addPostMeta, insertPost, updatePostMeta, updatePostRow } from '../wp/posts';
 import { Site } from '../wp/site';
 import { writeSupport } from './write';
 
@@ -30,6 +30,6 @@ export async function updateNamedPost(site: Site, postId: number, meta: Record<s
     for (const [key, value] of Object.entries(meta)) await updatePostMeta(ctx.trx, ctx.tables, postId, key, value);
     const post: Record<string, string> = { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt };
     if (title !== undefined) post.post_title = title;
-    await ctx.trx(ctx.tables.posts).where({ ID: postId }).update(post);
+    await updatePostRow(ctx.trx, ctx.tables, postId, post);
   });
 }

@@ -1,13 +1,15 @@
 /**
  * The one way the support desk writes: writeSupport() reads what the write needs from the site, runs
  * the work in one transaction (committed before anything is answered), claims the request key when
- * there is one, and forgets this process's caches that the write made stale.
+ * there is one, publishes what it changed in WordPress's tables, and forgets this process's caches
+ * that the write made stale.
  */
 import { Knex } from 'knex';
+import { writeWordPress } from '../wp/change-feed';
+import { WordPressChanges } from '../wp/changes';
 import { unixSeconds } from '../wp/clock';
 import { siteDates } from '../wp/dates';
 import { Tables } from '../wp/db/tables';
-import { inTransaction } from '../wp/db/transaction';
 import { Site } from '../wp/site';
 import { RequestKey, claimRequestKey, recordRequestResult, storedResult } from './request-keys';
 import { SupportSettings, readSettings } from './settings';
@@ -26,6 +28,11 @@ export interface WriteContext {
   settings: SupportSettings;
   /** Tickets the write inserted or touched (./tickets/writes.ts fills it): what this process's lists re-read. */
   changedTickets: Set<number>;
+  /**
+   * What the write changed in WordPress's tables, published to `site.changes` once it has committed.
+   * The row writers of lib/wp/posts.ts record into it; work that writes rows by hand records them here.
+   */
+  changes: WordPressChanges;
 }
 
 export interface WriteOptions {
@@ -84,12 +91,12 @@ async function write<T>(site: Site, options: WriteOptions, work: (ctx: WriteCont
   const withContext = await prepareWriteContext(site);
   // One set across a retried transaction: an ID from a rolled-back try is only re-read for nothing.
   const changedTickets = new Set<number>();
-  const result = await inTransaction(site.db, (trx) => work({ ...withContext(trx), changedTickets }));
+  const result = await writeWordPress(site, (trx, changes) => work({ ...withContext(trx), changedTickets, changes }));
   for (const forget of options.invalidates ?? []) await forget(site, { changedTickets });
   return result;
 }
 
-async function prepareWriteContext(site: Site): Promise<(trx: Knex.Transaction) => Omit<WriteContext, 'changedTickets'>> {
+async function prepareWriteContext(site: Site): Promise<(trx: Knex.Transaction) => Omit<WriteContext, 'changedTickets' | 'changes'>> {
   const now = site.clock.now();
   const home = await site.homeUrl();
   const dates = await siteDates(site.options, now);

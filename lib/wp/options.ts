@@ -4,7 +4,10 @@
  * else read from WordPress's tables, cached for at most FRESHNESS_MS so a change made by PHP shows up
  * within the 2-second bound. Values are PHP-serialized where WordPress serializes them.
  */
+import { ChangeFeed } from './change-feed';
+import { WordPressChanges } from './changes';
 import { Database } from './db/database';
+import { insertUnlessTaken } from './db/transaction';
 import { FreshCache } from './fresh-cache';
 import { PhpValue, PlainValue, maybeSerialize, maybeUnserialize, toPlain } from './php';
 
@@ -32,7 +35,8 @@ export class OptionStore {
   private readonly autoloaded: FreshCache<'all', Map<string, StoredValue>>;
   private readonly single: FreshCache<string, StoredValue | null>;
 
-  constructor(private readonly db: Database, private readonly network = false) {
+  /** `changes`: the site's feed, told of each option written (WordPress caches them one by one and in `alloptions`); absent only for the demo seed's writes. */
+  constructor(private readonly db: Database, private readonly network = false, private readonly changes?: ChangeFeed) {
     this.autoloaded = new FreshCache(undefined, undefined, 'options');
     this.single = new FreshCache(undefined, undefined, 'options');
   }
@@ -54,10 +58,12 @@ export class OptionStore {
     return (await this.stored(name))?.raw;
   }
 
-  /** WP: update_option(): creates the option when missing. */
+  /** WP: update_option(): creates the option when missing, and leaves alone one that already holds this value. */
   async update(name: string, value: unknown, autoload = 'yes'): Promise<void> {
     const { knex, tables } = this.db;
     const raw = maybeSerialize(value);
+    const stored = await knex(tables.options).where({ option_name: name }).first('option_value');
+    if (stored && String(stored.option_value) === raw) return;
     const changed = await knex(tables.options).where({ option_name: name }).update({ option_value: raw });
     if (!changed) {
       await knex(tables.options)
@@ -65,24 +71,21 @@ export class OptionStore {
         .onConflict('option_name')
         .merge(['option_value']);
     }
-    this.forget(name);
+    await this.written(name);
   }
 
   /** WP: add_option(): does nothing when the option already exists. */
   async add(name: string, value: unknown, autoload = 'yes'): Promise<void> {
     const { knex, tables } = this.db;
-    await knex(tables.options)
-      .insert({ option_name: name, option_value: maybeSerialize(value), autoload })
-      .onConflict('option_name')
-      .ignore();
-    this.forget(name);
+    const row = { option_name: name, option_value: maybeSerialize(value), autoload };
+    if (await insertUnlessTaken(knex, tables.options, row, ['option_name'])) await this.written(name);
   }
 
   /** WP: delete_option(): true when a row was removed. */
   async delete(name: string): Promise<boolean> {
     const { knex, tables } = this.db;
     const removed = await knex(tables.options).where({ option_name: name }).del();
-    this.forget(name);
+    if (removed > 0) await this.written(name);
     return removed > 0;
   }
 
@@ -124,6 +127,12 @@ export class OptionStore {
   private async loadOne(name: string): Promise<StoredValue | null> {
     const row = await this.db.knex(this.db.tables.options).where({ option_name: name }).first('option_value');
     return row ? new StoredValue(String(row.option_value)) : null;
+  }
+
+  /** After a committed write of the option: forgets it here and tells the site's feed. */
+  private async written(name: string): Promise<void> {
+    this.forget(name);
+    await this.changes?.publish(new WordPressChanges().option(name));
   }
 
   private forget(name: string): void {

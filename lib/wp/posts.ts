@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Knex } from 'knex';
+import { changesOf, postUpdated } from './change-feed';
 import { Tables } from './db/tables';
 
 /** SQLite's smallest default bound on the variables of one statement (999 before SQLite 3.32). */
@@ -78,6 +79,7 @@ export class PostWrites {
     const [id] = await this.db(this.tables.posts).insert(postRow(post, typeof post.post_name === 'string' ? post.post_name : ''));
     const postId = Number(id);
     this.fixes.push(idDependentColumns(this.home, post, postId));
+    changesOf(this.db).post(postId, post.post_type, post.post_parent ?? 0);
     return postId;
   }
 
@@ -107,6 +109,7 @@ export class PostWrites {
       fix.post_name ??= typeof post.post_name === 'string' ? post.post_name : '';
       if (typeof post.post_parent === 'object') fix.post_parent = ids[post.post_parent.sibling];
       this.fixes.push(fix);
+      changesOf(this.db).post(id, post.post_type, fix.post_parent ?? (typeof post.post_parent === 'number' ? post.post_parent : 0));
     });
     return ids;
   }
@@ -114,6 +117,7 @@ export class PostWrites {
   /** WP: add_post_meta() for several keys of one post, written at flush(). */
   addMeta(postId: number, meta: Record<string, string | number>): void {
     this.meta.push(...metaRows(postId, meta));
+    for (const key of Object.keys(meta)) changesOf(this.db).postMetaKey(postId, key);
   }
 
   /** Writes the queued guids, slugs and meta. */
@@ -201,21 +205,47 @@ function chunks<T>(items: T[], size: number): T[][] {
 export async function addPostMeta(db: Knex | Knex.Transaction, tables: Tables, postId: number, meta: Record<string, string | number>): Promise<void> {
   const rows = metaRows(postId, meta);
   if (rows.length) await db(tables.postmeta).insert(rows);
+  for (const row of rows) changesOf(db).postMetaKey(postId, row.meta_key);
 }
 
 /**
  * WP: update_post_meta() for a key that holds one value: updates its rows, or adds one when there is
- * none; `null` deletes the key (delete_post_meta). The existence check matters on MySQL, which reports
- * no affected row when the value is already the same.
+ * none, and leaves alone a key whose one value is already this one (update_metadata() returns early
+ * then: nothing changed, no cache is told); `null` deletes the key (delete_post_meta). What is stored
+ * is read first: the databases disagree on the rows an UPDATE that changes nothing reports.
  */
 export async function updatePostMeta(db: Knex | Knex.Transaction, tables: Tables, postId: number, key: string, value: string | number | null): Promise<void> {
   const rows = () => db(tables.postmeta).where({ post_id: postId, meta_key: key });
   if (value === null) {
-    await rows().del();
+    if (await rows().del()) changesOf(db).postMetaKey(postId, key);
     return;
   }
-  const changed = await rows().update({ meta_value: String(value) });
-  if (!changed && !(await rows().first('meta_id'))) await addPostMeta(db, tables, postId, { [key]: value });
+  const stored: Array<{ meta_value: string | null }> = await rows().select('meta_value').limit(2);
+  if (!stored.length) return addPostMeta(db, tables, postId, { [key]: value });
+  if (stored.length === 1 && stored[0]?.meta_value === String(value)) return;
+  await rows().update({ meta_value: String(value) });
+  changesOf(db).postMetaKey(postId, key);
+}
+
+/** WP: wp_update_post() at the row level: sets `columns` on the post; its type and parent are read at the end of the write. */
+export async function updatePostRow(db: Knex | Knex.Transaction, tables: Tables, postId: number, columns: Record<string, string | number>): Promise<void> {
+  if (await db(tables.posts).where({ ID: postId }).update(columns)) postUpdated(db, postId);
+}
+
+/**
+ * WP: wp_delete_post() at the row level: the post and all its meta; true when it existed. The row and
+ * its meta keys are read first, for the record (the post is gone when the write ends). Attachments,
+ * comments and terms of the post are the caller's business.
+ */
+export async function deletePost(db: Knex | Knex.Transaction, tables: Tables, postId: number, type: string): Promise<boolean> {
+  const post = await db(tables.posts).where({ ID: postId, post_type: type }).first('post_parent');
+  if (!post) return false;
+  const keys: Array<{ meta_key: string }> = await db(tables.postmeta).where({ post_id: postId }).distinct('meta_key');
+  await db(tables.postmeta).where({ post_id: postId }).del();
+  await db(tables.posts).where({ ID: postId }).del();
+  const changes = changesOf(db).post(postId, type, Number(post.post_parent));
+  for (const { meta_key } of keys) changes.postMetaKey(postId, meta_key);
+  return true;
 }
 
 /** One post's meta as WordPress caches it: each key's values in the order they were added (meta_id). */

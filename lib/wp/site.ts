@@ -9,6 +9,7 @@ import { ApplicationPasswords } from './auth/app-passwords';
 import { CookieNames, cookieNames } from './auth/cookies';
 import { Authenticator } from './auth/current-user';
 import { CapabilityResolver } from './capabilities';
+import { ChangeFeed } from './change-feed';
 import { Clock } from './clock';
 import { SiteConfig } from './config';
 import { Database } from './db/database';
@@ -22,6 +23,8 @@ export interface Site {
   db: Database;
   clock: Clock;
   logger: Logger;
+  /** What each committed write changed in WordPress's tables, told to whatever caches those rows (./change-feed.ts). */
+  changes: ChangeFeed;
   options: OptionStore;
   users: UserStore;
   capabilities: CapabilityResolver;
@@ -42,15 +45,16 @@ export interface Site {
 }
 
 export function createSite(config: SiteConfig, db: Database, clock: Clock, logger: Logger): Site {
-  const options = new OptionStore(db, config.multisite);
-  const users = new UserStore(db);
+  const changes = new ChangeFeed(logger);
+  const options = new OptionStore(db, config.multisite, changes);
+  const users = new UserStore(db, changes);
   const capabilities = new CapabilityResolver(db, options, config.multisite);
   const salts = new Salts(config.salts, options);
   const appPasswords = new ApplicationPasswords(users, options, clock, config.environmentType);
   const siteUrl = async () => untrailingslash(String(await options.get('siteurl', '')));
   const homeUrl = async () => untrailingslash(String(await options.get('home', '')));
   const site: Site = {
-    config, db, clock, logger, options, users, capabilities, salts,
+    config, db, clock, logger, changes, options, users, capabilities, salts,
     auth: new Authenticator({ users, capabilities, salts, clock, appPasswords, cookieNames: async () => cookieNames(await siteUrl()) }),
     rateLimiter: new RateLimiter(db, clock),
     mailer: createMailer({

@@ -3,6 +3,7 @@
  * de-duplication of wp_insert_user(), and update_user_meta() for single-valued keys.
  */
 import { Knex } from 'knex';
+import { changesOf } from './change-feed';
 import { phpTrim } from './formatting';
 import { maybeSerialize } from './php';
 import { Site } from './site';
@@ -55,5 +56,31 @@ export async function setUserMeta(q: Query, site: Site, userId: number, key: str
     await q(table).insert({ user_id: userId, meta_key: key, meta_value: raw });
   } else if (rows.length > 1 || rows[0].meta_value !== raw) {
     await q(table).where({ user_id: userId, meta_key: key }).update({ meta_value: raw });
+  } else {
+    return;
   }
+  changesOf(q).userMetaKey(userId, key);
+}
+
+/** WP: delete_user_meta() for every value of a key; true when there was one. */
+export async function deleteUserMeta(q: Query, site: Site, userId: number, key: string): Promise<boolean> {
+  const removed = await q(site.db.tables.usermeta).where({ user_id: userId, meta_key: key }).del();
+  if (removed) changesOf(q).userMetaKey(userId, key);
+  return removed > 0;
+}
+
+/** The columns a user is cached by besides the ID (WordPress's userlogins, useremail and userslugs groups). */
+export interface UserKeys {
+  ID: number;
+  user_login: string;
+  user_email: string;
+  user_nicename: string;
+}
+
+/** WP: wp_update_user() at the row level: sets `columns` on the user, who is recorded by their keys before and after. */
+export async function updateUserRow(q: Query, site: Site, user: UserKeys, columns: Partial<Omit<UserKeys, 'ID'>> & Record<string, unknown>): Promise<void> {
+  await q(site.db.tables.users).where({ ID: user.ID }).update(columns);
+  changesOf(q)
+    .user(user.ID, { login: user.user_login, email: user.user_email, nicename: user.user_nicename })
+    .user(user.ID, { login: columns.user_login, email: columns.user_email, nicename: columns.user_nicename });
 }

@@ -5,11 +5,11 @@
  * WordPress, an address another account took meanwhile is refused plainly (WordPress's update fails
  * silently there); the pending request is dropped either way, as in WordPress.
  */
-import { inTransaction } from './db/transaction';
+import { writeWordPress } from './change-feed';
 import { hashEquals } from './passwords';
 import { Site } from './site';
 import { NEW_EMAIL_META, storedPendingEmail, userEmailForSave } from './users-email-change';
-import { userIdByEmail } from './user-queries';
+import { deleteUserMeta, updateUserRow, userIdByEmail } from './user-queries';
 
 /** What opening the link did: `changed` (to `email`), `invalid` (no pending change with this hash: nothing changed), `taken`. */
 export type EmailConfirmation =
@@ -20,21 +20,21 @@ export type EmailConfirmation =
 /** Confirms the pending email change of `userId` with `hash`; everything is read and written in one transaction. */
 export async function confirmEmailChange(site: Site, userId: number, hash: unknown): Promise<EmailConfirmation> {
   const { tables } = site.db;
-  const outcome = await inTransaction(site.db, async (trx): Promise<EmailConfirmation> => {
+  const outcome = await writeWordPress(site, async (trx): Promise<EmailConfirmation> => {
     const pending = await storedPendingEmail(trx, site, userId);
     if (!pending || typeof hash !== 'string' || !hashEquals(pending.hash, hash)) return { result: 'invalid' };
     const email = userEmailForSave(pending.newemail);
     if (email === '') return { result: 'invalid' };
-    const dropPending = () => trx(tables.usermeta).where({ user_id: userId, meta_key: NEW_EMAIL_META }).del();
+    const dropPending = () => deleteUserMeta(trx, site, userId, NEW_EMAIL_META);
     const owner = await userIdByEmail(trx, site, email);
     if (owner !== null && owner !== userId) {
       await dropPending();
       return { result: 'taken', email };
     }
-    const current = await trx(tables.users).where({ ID: userId }).first('user_email');
+    const current = await trx(tables.users).where({ ID: userId }).first('ID', 'user_login', 'user_email', 'user_nicename');
     if (!current) return { result: 'invalid' };
     // WP: wp_insert_user() empties the password-reset key whenever the address changes (compared exactly).
-    if (String(current.user_email) !== email) await trx(tables.users).where({ ID: userId }).update({ user_email: email, user_activation_key: '' });
+    if (String(current.user_email) !== email) await updateUserRow(trx, site, current, { user_email: email, user_activation_key: '' });
     await dropPending();
     return { result: 'changed', email };
   });

@@ -4,6 +4,8 @@
  * and kept for at most FRESHNESS_MS so that a role change, a revoked application password or a
  * destroyed session made by PHP takes effect within the 2-second bound.
  */
+import { ChangeFeed } from './change-feed';
+import { WordPressChanges } from './changes';
 import { Database } from './db/database';
 import { FreshCache } from './fresh-cache';
 import { sanitizeUser } from './formatting';
@@ -28,7 +30,8 @@ export class UserStore {
   private readonly byIdCache: FreshCache<number, WpUser | null>;
   private readonly idByField: FreshCache<string, number | null>;
 
-  constructor(private readonly db: Database) {
+  /** `changes`: the site's feed, told of each user meta key written here (absent only for the demo seed's writes). */
+  constructor(private readonly db: Database, private readonly changes?: ChangeFeed) {
     this.byIdCache = new FreshCache(undefined, undefined, 'users');
     this.idByField = new FreshCache(undefined, undefined, 'users');
   }
@@ -72,13 +75,19 @@ export class UserStore {
       const exists = await knex(tables.usermeta).where({ user_id: userId, meta_key: key }).first('umeta_id');
       if (!exists) await knex(tables.usermeta).insert({ user_id: userId, meta_key: key, meta_value: raw });
     }
-    this.byIdCache.invalidate(userId);
+    await this.metaWritten(userId, key);
   }
 
   /** WP: delete_user_meta() for every value of a key. */
   async deleteMeta(userId: number, key: string): Promise<void> {
-    await this.db.knex(this.db.tables.usermeta).where({ user_id: userId, meta_key: key }).del();
+    const removed = await this.db.knex(this.db.tables.usermeta).where({ user_id: userId, meta_key: key }).del();
     this.byIdCache.invalidate(userId);
+    if (removed) await this.changes?.publish(new WordPressChanges().userMetaKey(userId, key));
+  }
+
+  private async metaWritten(userId: number, key: string): Promise<void> {
+    this.byIdCache.invalidate(userId);
+    await this.changes?.publish(new WordPressChanges().userMetaKey(userId, key));
   }
 
   /** WP: clean_user_cache(): after this process rewrote or deleted a user, forget the row and every login/email lookup. */

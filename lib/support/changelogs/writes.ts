@@ -5,7 +5,7 @@
  * dropped from the source, or unpublished on the site, stays as it is).
  */
 import { siteDates } from '../../wp/dates';
-import { addPostMeta, insertPost, postMetaFor, singleMetaValues, updatePostMeta } from '../../wp/posts';
+import { addPostMeta, insertPost, postMetaFor, singleMetaValues, updatePostMeta, updatePostRow } from '../../wp/posts';
 import { sanitizeTitleWithDashes } from '../../wp/formatting';
 import { Site } from '../../wp/site';
 import { insertNamedPost, updateNamedPost } from '../named-posts';
@@ -123,6 +123,6 @@ async function updateRelease(ctx: WriteContext, head: ReleaseHead, release: Pars
   const metaChanges = Object.entries(wantedMeta).filter(([key, value]) => (meta.get(key) ?? null) !== value);
   if (!Object.keys(post).length && !metaChanges.length) return false;
   for (const [key, value] of metaChanges) await updatePostMeta(ctx.trx, ctx.tables, head.postId, key, value);
-  await ctx.trx(ctx.tables.posts).where({ ID: head.postId }).update({ ...post, post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
+  await updatePostRow(ctx.trx, ctx.tables, head.postId, { ...post, post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
   return true;
 }

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
 import { maybeUnserialize, phpEntries, serialize } from '../../wp/php';
-import { addPostMeta, insertPost, postMetaFor, singleMetaValues, updatePostMeta } from '../../wp/posts';
+import { addPostMeta, insertPost, postMetaFor, singleMetaValues, updatePostMeta, updatePostRow } from '../../wp/posts';
 import { WriteContext } from '../write';
 
 export const THREAD_POST_TYPE = 'svc_chat';
@@ -123,7 +123,7 @@ export async function insertMessage(ctx: WriteContext, threadId: number, m: NewM
     [MESSAGE_META.role]: m.role, [MESSAGE_META.state]: m.state,
     ...(sources.length ? { [MESSAGE_META.sources]: serialize(sources.map((s) => ({ title: s.title, url: s.url }))) } : {}),
   });
-  await ctx.trx(ctx.tables.posts).where({ ID: threadId }).update({ post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
+  await updatePostRow(ctx.trx, ctx.tables, threadId, { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
   return { postId: id, uuid, role: m.role, content: m.content, state: m.state, sources, createdAt: ctx.dates.gmt };
 }
 

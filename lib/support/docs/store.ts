@@ -5,8 +5,9 @@
  * WordPress's type_status_date index), the docs modified since a moment, and the doc → collection pairs.
  */
 import { Knex } from 'knex';
+import { changesOf } from '../../wp/change-feed';
 import { Database } from '../../wp/db/database';
-import { insertPost } from '../../wp/posts';
+import { insertPost, updatePostRow } from '../../wp/posts';
 import { Site } from '../../wp/site';
 import { writeSupport } from '../write';
 
@@ -121,32 +122,39 @@ export async function writeDocs(
   trx: Knex.Transaction, db: Database, home: string, dates: { local: string; gmt: string }, docs: readonly NewDoc[],
 ): Promise<number[]> {
   const { tables } = db;
-  const termIds = new Map<string, number>();
+  const termIds = new Map<string, CollectionTerm>();
   const ids: number[] = [];
   for (const doc of docs) {
     const id = await insertPost(trx, tables, home, {
       post_type: DOC_POST_TYPE, post_status: doc.status ?? 'publish', post_title: doc.title, post_name: doc.slug, post_content: doc.content, date: dates,
     });
-    if (doc.excerpt) await trx(tables.posts).where({ ID: id }).update({ post_excerpt: doc.excerpt });
+    if (doc.excerpt) await updatePostRow(trx, tables, id, { post_excerpt: doc.excerpt });
     for (const slug of doc.collections) {
-      const taxonomyId = termIds.get(slug) ?? await ensureCollection(trx, db, slug);
-      termIds.set(slug, taxonomyId);
-      await trx(tables.termRelationships).insert({ object_id: id, term_taxonomy_id: taxonomyId, term_order: 0 });
-      await trx(tables.termTaxonomy).where({ term_taxonomy_id: taxonomyId }).increment('count', 1);
+      const term = termIds.get(slug) ?? await ensureCollection(trx, db, slug);
+      termIds.set(slug, term);
+      await trx(tables.termRelationships).insert({ object_id: id, term_taxonomy_id: term.taxonomyId, term_order: 0 });
+      await trx(tables.termTaxonomy).where({ term_taxonomy_id: term.taxonomyId }).increment('count', 1);
+      // WP: wp_update_term_count() cleans the term's cache.
+      changesOf(trx).term(term.termId);
     }
     ids.push(id);
   }
   return ids;
 }
 
-/** WP: wp_insert_term(): the collection's term_taxonomy_id, the term made when missing. */
-async function ensureCollection(trx: Knex.Transaction, db: Database, slug: string): Promise<number> {
+interface CollectionTerm {
+  termId: number;
+  taxonomyId: number;
+}
+
+/** WP: wp_insert_term(): the collection's term, made when missing. */
+async function ensureCollection(trx: Knex.Transaction, db: Database, slug: string): Promise<CollectionTerm> {
   const { tables } = db;
   const found = await trx(`${tables.termTaxonomy} as tt`).join(`${tables.terms} as t`, 't.term_id', 'tt.term_id')
-    .where({ 'tt.taxonomy': COLLECTION_TAXONOMY, 't.slug': slug }).first('tt.term_taxonomy_id');
-  if (found) return Number(found.term_taxonomy_id);
+    .where({ 'tt.taxonomy': COLLECTION_TAXONOMY, 't.slug': slug }).first('tt.term_taxonomy_id', 't.term_id');
+  if (found) return { termId: Number(found.term_id), taxonomyId: Number(found.term_taxonomy_id) };
   const name = slug.replace(/[-_]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
   const [termId] = await trx(tables.terms).insert({ name, slug, term_group: 0 });
   const [taxonomyId] = await trx(tables.termTaxonomy).insert({ term_id: Number(termId), taxonomy: COLLECTION_TAXONOMY, description: '', parent: 0, count: 0 });
-  return Number(taxonomyId);
+  return { termId: Number(termId), taxonomyId: Number(taxonomyId) };
 }

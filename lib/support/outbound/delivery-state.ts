@@ -11,7 +11,7 @@ import { DELIVERY_META, POST_TYPE, toDelivery } from '../tickets/rows';
 import { findTicket, loadConversation } from '../tickets/store';
 import { Conversation, Delivery } from '../tickets/types';
 import { WriteContext, writeSupport } from '../write';
-import { postMetaFor, singleMetaValues, updatePostMeta } from '../../wp/posts';
+import { postMetaFor, singleMetaValues, updatePostMeta, updatePostRow } from '../../wp/posts';
 
 export interface DeliveryAttempt {
   delivery: Delivery;
@@ -48,18 +48,20 @@ async function startAttempt(site: Site, deliveryId: number, ctx: WriteContext): 
   if (delivery.status !== 'queued' && delivery.status !== 'sending') return `delivery ${deliveryId} is ${delivery.status}`;
   const meta = () => trx(site.db.tables.postmeta).where({ post_id: deliveryId });
   if (delivery.attempts >= MAX_DELIVERY_ATTEMPTS) {
-    await meta().where({ meta_key: DELIVERY_META.status, meta_value: delivery.status }).update({ meta_value: 'failed' });
+    if (await meta().where({ meta_key: DELIVERY_META.status, meta_value: delivery.status }).update({ meta_value: 'failed' })) ctx.changes.postMetaKey(deliveryId, DELIVERY_META.status);
     return `delivery ${deliveryId} has used its ${MAX_DELIVERY_ATTEMPTS} attempts`;
   }
   // Both moves are compare-and-set on what was read: an agent's cancel in between wins, and this attempt backs off.
   if (delivery.status === 'queued') {
     const moved = await meta().where({ meta_key: DELIVERY_META.status, meta_value: 'queued' }).update({ meta_value: 'sending' });
     if (!moved) throw new ChangedMeanwhile();
+    ctx.changes.postMetaKey(deliveryId, DELIVERY_META.status);
   }
   const counted = await meta().where({ meta_key: DELIVERY_META.attempts, meta_value: String(delivery.attempts) })
     .update({ meta_value: String(delivery.attempts + 1) });
   if (!counted) throw new ChangedMeanwhile();
-  await trx(site.db.tables.posts).where({ ID: deliveryId }).update({ post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
+  ctx.changes.postMetaKey(deliveryId, DELIVERY_META.attempts);
+  await updatePostRow(trx, site.db.tables, deliveryId, { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
   return null;
 }
 
@@ -70,10 +72,11 @@ async function startAttempt(site: Site, deliveryId: number, ctx: WriteContext): 
 export async function finishDeliveryAttempt(site: Site, deliveryId: number, error: string | null): Promise<void> {
   await writeSupport(site, {}, async (ctx) => {
     const from = error === null ? ['sending', 'cancelled'] : ['sending'];
-    await ctx.trx(ctx.tables.postmeta).where({ post_id: deliveryId, meta_key: DELIVERY_META.status }).whereIn('meta_value', from)
+    const moved = await ctx.trx(ctx.tables.postmeta).where({ post_id: deliveryId, meta_key: DELIVERY_META.status }).whereIn('meta_value', from)
       .update({ meta_value: error === null ? 'sent' : 'failed' });
+    if (moved) ctx.changes.postMetaKey(deliveryId, DELIVERY_META.status);
     await updatePostMeta(ctx.trx, ctx.tables, deliveryId, DELIVERY_META.lastError, (error ?? '').slice(0, 1000));
-    await ctx.trx(ctx.tables.posts).where({ ID: deliveryId }).update({ post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
+    await updatePostRow(ctx.trx, ctx.tables, deliveryId, { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
   });
 }
 

@@ -7,7 +7,7 @@
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
 import { maybeUnserialize, phpEntries, serialize } from '../../wp/php';
-import { postMetaFor, singleMetaValues } from '../../wp/posts';
+import { deletePost, postMetaFor, singleMetaValues } from '../../wp/posts';
 import { Site } from '../../wp/site';
 import { insertNamedPost, updateNamedPost } from '../named-posts';
 import { writeSupport } from '../write';
@@ -76,8 +76,7 @@ export async function updateSite(site: Site, postId: number, change: SiteChange)
 /** WP: wp_delete_post(): the post and all its meta. Tickets opened on the site keep its site-id. */
 export async function deleteSite(site: Site, postId: number): Promise<void> {
   await writeSupport(site, {}, async (ctx) => {
-    await ctx.trx(ctx.tables.postmeta).where({ post_id: postId }).del();
-    await ctx.trx(ctx.tables.posts).where({ ID: postId, post_type: SITE_POST_TYPE }).del();
+    await deletePost(ctx.trx, ctx.tables, postId, SITE_POST_TYPE);
   });
 }
 

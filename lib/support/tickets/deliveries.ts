@@ -9,7 +9,7 @@ import { enqueueJob } from '../jobs/enqueue';
 import { DELIVERY_META, POST_TYPE, toDelivery } from './rows';
 import { Delivery, DeliveryAction } from './types';
 import { writeSupport } from '../write';
-import { postMetaFor, singleMetaValues, updatePostMeta } from '../../wp/posts';
+import { postMetaFor, singleMetaValues, updatePostMeta, updatePostRow } from '../../wp/posts';
 
 export const MAX_DELIVERY_ATTEMPTS = 5;
 
@@ -26,11 +26,12 @@ export async function actOnDelivery(site: Site, ticketId: number, deliveryId: nu
       .where({ post_id: deliveryId, meta_key: DELIVERY_META.status, meta_value: delivery.status })
       .update({ meta_value: next });
     if (!moved) throw new WpError('svc_delivery_conflict', 'The delivery changed while this request ran. Load it again and retry.', 409, { attempts: delivery.attempts });
+    ctx.changes.postMetaKey(deliveryId, DELIVERY_META.status);
     if (action === 'retry') {
       await updatePostMeta(ctx.trx, ctx.tables, deliveryId, DELIVERY_META.lastError, '');
       await enqueueJob(ctx.trx, ctx.tables, 'email_delivery', { delivery_id: deliveryId }, ctx.nowSeconds);
     }
-    await ctx.trx(ctx.tables.posts).where({ ID: deliveryId }).update({ post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
+    await updatePostRow(ctx.trx, ctx.tables, deliveryId, { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
   });
   return findDelivery(site, ticketId, deliveryId);
 }

@@ -4,7 +4,7 @@
  * caller read (compare-and-set), so of concurrent changes made from one version exactly one wins.
  */
 import { randomBytes } from 'node:crypto';
-import { BatchPost, NewPost, PostWrites, addPostMeta } from '../../wp/posts';
+import { BatchPost, NewPost, PostWrites, addPostMeta, updatePostRow } from '../../wp/posts';
 import { WriteContext } from '../write';
 import { DELIVERY_META, MESSAGE_META, POST_TYPE, RAW_FROM_META, TICKET_META, postStatusOf, ATTACHED_FILE_META, CONTENT_ID_META } from './rows';
 import { Message, Ticket, TicketPriority, TicketStatus, UnverifiedRequester } from './types';
@@ -187,7 +187,10 @@ export async function advanceVersion(ctx: WriteContext, ticketId: number, expect
   const changed = await ctx.trx(ctx.tables.postmeta)
     .where({ post_id: ticketId, meta_key: TICKET_META.version, meta_value: String(expected) })
     .update({ meta_value: String(next) });
-  if (changed > 0) return next;
+  if (changed > 0) {
+    ctx.changes.postMetaKey(ticketId, TICKET_META.version);
+    return next;
+  }
   const row = await ctx.trx(ctx.tables.postmeta).where({ post_id: ticketId, meta_key: TICKET_META.version }).first('meta_value');
   if (!row && expected === 0) {
     // A ticket written without a version (older data) starts counting here.
@@ -204,15 +207,16 @@ export async function advanceVersion(ctx: WriteContext, ticketId: number, expect
 export async function bumpVersion(ctx: WriteContext, ticketId: number): Promise<void> {
   const changed = await ctx.trx(ctx.tables.postmeta).where({ post_id: ticketId, meta_key: TICKET_META.version })
     .update({ meta_value: ctx.trx.raw('meta_value + 1') });
+  if (changed) ctx.changes.postMetaKey(ticketId, TICKET_META.version);
   // A ticket written without a version (older data) starts counting here.
-  if (!changed) await addPostMeta(ctx.trx, ctx.tables, ticketId, { [TICKET_META.version]: 1 });
+  else await addPostMeta(ctx.trx, ctx.tables, ticketId, { [TICKET_META.version]: 1 });
 }
 
 /** Records last activity (list order) and, optionally, a new status. */
 export async function touchTicket(ctx: WriteContext, ticketId: number, status?: TicketStatus): Promise<void> {
   const update: Record<string, string> = { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt };
   if (status) update.post_status = postStatusOf(status);
-  await ctx.trx(ctx.tables.posts).where({ ID: ticketId }).update(update);
+  await updatePostRow(ctx.trx, ctx.tables, ticketId, update);
   ctx.changedTickets.add(ticketId);
 }
 
@@ -222,7 +226,8 @@ export async function touchTicket(ctx: WriteContext, ticketId: number, status?: 
  */
 export async function confirmRequester(ctx: WriteContext, ticket: Ticket): Promise<void> {
   if (!ticket.requesterUnverified) return;
-  await ctx.trx(ctx.tables.postmeta).where({ post_id: ticket.id, meta_key: TICKET_META.requesterUnverified }).del();
+  const removed = await ctx.trx(ctx.tables.postmeta).where({ post_id: ticket.id, meta_key: TICKET_META.requesterUnverified }).del();
+  if (removed) ctx.changes.postMetaKey(ticket.id, TICKET_META.requesterUnverified);
   ctx.changedTickets.add(ticket.id);
 }
 

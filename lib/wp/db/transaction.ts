@@ -27,12 +27,12 @@ export async function inTransaction<T>(db: Database, work: (trx: Knex.Transactio
  * writes nothing if that one commits. INSERT IGNORE also turns a value too long for its column into
  * a warning, so callers bound their values to the columns (the schemas and checks do).
  */
-export async function insertUnlessTaken(trx: Knex.Transaction, table: string, row: Record<string, unknown>, keyColumns: string[]): Promise<boolean> {
+export async function insertUnlessTaken(trx: Knex | Knex.Transaction, table: string, row: Record<string, unknown>, keyColumns: string[]): Promise<boolean> {
   return (await insertEachUnlessTaken(trx, table, [row], keyColumns)) === 1;
 }
 
 /** insertUnlessTaken() for several rows in one statement: how many it wrote. */
-export async function insertEachUnlessTaken(trx: Knex.Transaction, table: string, rows: Array<Record<string, unknown>>, keyColumns: string[]): Promise<number> {
+export async function insertEachUnlessTaken(trx: Knex | Knex.Transaction, table: string, rows: Array<Record<string, unknown>>, keyColumns: string[]): Promise<number> {
   const insert = trx(table).insert(rows).onConflict(keyColumns).ignore().toSQL();
   return insertedRows(await trx.raw(insert.sql, insert.bindings));
 }

@@ -80,7 +80,7 @@ describe('form store', function () {
   it('deletes nothing when asked to delete a post that is not a form', async () => {
     const ticket = await fs.site.db.knex(fs.site.db.tables.posts).whereNot({ post_type: 'frm-form' }).first('ID');
     const meta = await fs.site.db.knex(fs.site.db.tables.postmeta).where({ post_id: ticket.ID }).count({ n: '*' }).first();
-    assert.equal(await store.deleteForm(fs.site.db, ticket.ID), null);
+    assert.equal(await store.deleteForm(fs.site, ticket.ID), null);
     assert.deepEqual(await fs.site.db.knex(fs.site.db.tables.postmeta).where({ post_id: ticket.ID }).count({ n: '*' }).first(), meta);
   });
 

@@ -3,6 +3,7 @@
  * delete_current_item_permissions_check() and delete_item(), then wp_delete_user() with a user to
  * reassign the posts and links to. The writes go to the database in one transaction.
  */
+import { writeWordPress } from '../../../change-feed';
 import { WpError } from '../../../errors';
 import type { RestRequest } from '../../route';
 import { presentUser } from './present';
@@ -43,11 +44,17 @@ export async function deleteCurrentUser(req: RestRequest): Promise<Record<string
   // Sites WordPress installed have a links table; a database Understudy made may not.
   const links = `${tables.blogPrefix}links`;
   const hasLinks = await knex.schema.hasTable(links);
-  await knex.transaction(async (trx) => {
+  await writeWordPress(site, async (trx, changes) => {
+    // The rows are read first for the record: each reassigned post, each meta key, the user's keys.
+    const posts = await trx(tables.posts).where({ post_author: user.ID }).select('ID', 'post_type', 'post_parent');
+    const metaKeys = await trx(tables.usermeta).where({ user_id: user.ID }).distinct('meta_key');
     await trx(tables.posts).where({ post_author: user.ID }).update({ post_author: reassign });
     if (hasLinks) await trx(links).where({ link_owner: user.ID }).update({ link_owner: reassign });
     await trx(tables.usermeta).where({ user_id: user.ID }).del();
     await trx(tables.users).where({ ID: user.ID }).del();
+    for (const p of posts) changes.post(Number(p.ID), String(p.post_type), Number(p.post_parent));
+    for (const m of metaKeys) changes.userMetaKey(user.ID, String(m.meta_key));
+    changes.user(user.ID, { login: user.user_login, email: user.user_email, nicename: user.user_nicename });
   });
   site.users.forget(user.ID);
   return { deleted: true, previous };

@@ -11,6 +11,7 @@
  */
 import { Knex } from 'knex';
 import userSchemaJson from '../../../../../schema/wp/user.json';
+import { writeWordPress } from '../../../change-feed';
 import { WpError } from '../../../errors';
 import {
   KSES_DATA_TAGS, KSES_USER_DESCRIPTION_TAGS, escUrlRaw, isValidUsername, kses, mbStrlen, phpEmpty, phpTrim,
@@ -21,7 +22,7 @@ import { ParamErrorDetail } from '../../args';
 import type { RestRequest } from '../../route';
 import { Site } from '../../../site';
 import { presentUser } from './present';
-import { setUserMeta, uniqueNicename, userIdByEmail, userIdByNicename } from '../../../user-queries';
+import { deleteUserMeta, setUserMeta, uniqueNicename, updateUserRow, userIdByEmail, userIdByNicename } from '../../../user-queries';
 import { WpUser, userMeta } from '../../../users';
 import { NEW_EMAIL_META, pendingEmailFor, sendEmailChangeConfirmation } from '../../../users-email-change';
 
@@ -114,7 +115,7 @@ export async function updateCurrentUser(req: RestRequest): Promise<Record<string
   const pendingEmail = typeof p.email === 'string' ? pendingEmailFor(user, p.email) : null;
   const profile = pendingEmail ? withoutEmail(p) : p;
 
-  await knex.transaction(async (trx) => {
+  await writeWordPress(site, async (trx) => {
     await writeProfile(trx, site, user, profile, newPassHash);
     if (pendingEmail) await setUserMeta(trx, site, user.ID, NEW_EMAIL_META, pendingEmail);
     if (roles !== undefined) await writeRoles(trx, site, user, roles);
@@ -277,7 +278,7 @@ async function writeProfile(trx: Knex.Transaction, site: Site, user: WpUser, p: 
     display_name: filterName(phpEmpty(displayName) ? login : displayName),
   };
   if (email !== user.user_email || userPass !== user.user_pass) row.user_activation_key = '';
-  await trx(tables.users).where({ ID: user.ID }).update(row);
+  await updateUserRow(trx, site, user, row);
   for (const key of PROFILE_META_KEYS) await setUserMeta(trx, site, user.ID, key, meta[key]);
 }
 
@@ -312,7 +313,7 @@ async function writeRoles(trx: Knex.Transaction, site: Site, user: WpUser, roles
 async function writePreferences(trx: Knex.Transaction, site: Site, userId: number, value: unknown): Promise<void> {
   const key = `${site.db.tables.blogPrefix}persisted_preferences`;
   if (value === null) {
-    await trx(site.db.tables.usermeta).where({ user_id: userId, meta_key: key }).del();
+    await deleteUserMeta(trx, site, userId, key);
     return;
   }
   let prefs: unknown = value;
