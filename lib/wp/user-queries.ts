@@ -77,8 +77,13 @@ export interface UserKeys {
   user_nicename: string;
 }
 
-/** WP: wp_update_user() at the row level: sets `columns` on the user, who is recorded by their keys before and after. */
+/**
+ * WP: wp_update_user() at the row level: sets `columns` on the user, who is recorded by their keys
+ * before and after. Nothing is written (nor recorded) when `user`, as read, already holds every value.
+ */
 export async function updateUserRow(q: Query, site: Site, user: UserKeys, columns: Partial<Omit<UserKeys, 'ID'>> & Record<string, unknown>): Promise<void> {
+  const stored = user as unknown as Record<string, unknown>;
+  if (Object.entries(columns).every(([column, value]) => column in stored && String(stored[column]) === String(value))) return;
   await q(site.db.tables.users).where({ ID: user.ID }).update(columns);
   changesOf(q)
     .user(user.ID, { login: user.user_login, email: user.user_email, nicename: user.user_nicename })
