@@ -16,6 +16,7 @@ export function as(app: Express, login: Login) {
     get: (path: string) => request(app).get(path).set('Authorization', auth),
     post: (path: string) => request(app).post(path).set('Authorization', auth),
     patch: (path: string) => request(app).patch(path).set('Authorization', auth),
+    del: (path: string) => request(app).delete(path).set('Authorization', auth),
   };
 }
 

@@ -160,6 +160,11 @@ describe('every write reports what it changed in WordPress\'s tables', function 
       const { changed } = await check(() => syncProduct(oracle.site, product));
       assert.ok(changed.posts.filter((line) => line.includes(' svc_release ')).length === 2, changed.posts.join('\n'));
       await check(() => syncProduct(oracle.site, product));
+      // The PHP site edits a release's notes: the next read renders them and stores the view.
+      const release = await oracle.site.db.knex('wp_posts').where({ post_type: 'svc_release', post_parent: product.postId }).first('ID');
+      await oracle.site.db.knex('wp_posts').where({ ID: release.ID }).update({ post_content: '* Faster, edited in PHP.' });
+      const { changed: rendered } = await check(async () => ok(await request(oracle.app).get(`${API}/changelogs/${product.slug}`)));
+      assert.deepEqual(rendered.postMeta, [`${release.ID} _svc_rendered_notes`]);
     });
   });
 
@@ -203,6 +208,11 @@ describe('every write reports what it changed in WordPress\'s tables', function 
       const stored = await findForm(oracle.site.db, form.ID);
       await check(() => acceptSubmission(oracle.site, stored!, { name: 'A' }, { userAgent: 'test', ipAddress: '203.0.113.1', refererUrl: '' }), { nothing: true });
       await check(() => formsAdmin.deleteForm(oracle.site, form.ID));
+    });
+
+    it('users/me deleted (the admin, last): the user, every meta key, and each post reassigned', async () => {
+      const { changed } = await check(async () => ok(await as(oracle.app, 'admin').del(`${ME}?force=true&reassign=2`)));
+      assert.ok(changed.posts.length > 0, 'the admin authored posts');
     });
   });
 });
