@@ -66,15 +66,21 @@ export class UserStore {
     return rows.map((row: Record<string, unknown>) => toUser(row, metaByUser.get(Number(row.ID)) ?? []));
   }
 
-  /** WP: update_user_meta() for a key that holds one value; forgets the cached user. */
+  /**
+   * WP: update_user_meta() for a key that holds one value; forgets the cached user. A key whose one
+   * value is already this one is left alone (and reported to nobody), as update_metadata() does.
+   */
   async updateMeta(userId: number, key: string, value: unknown): Promise<void> {
     const { knex, tables } = this.db;
     const raw = maybeSerialize(value);
-    const changed = await knex(tables.usermeta).where({ user_id: userId, meta_key: key }).update({ meta_value: raw });
-    if (!changed) {
-      const exists = await knex(tables.usermeta).where({ user_id: userId, meta_key: key }).first('umeta_id');
-      if (!exists) await knex(tables.usermeta).insert({ user_id: userId, meta_key: key, meta_value: raw });
+    const rows = () => knex(tables.usermeta).where({ user_id: userId, meta_key: key });
+    const stored: Array<{ meta_value: string | null }> = await rows().select('meta_value').limit(2);
+    if (stored.length === 1 && stored[0]?.meta_value === raw) {
+      this.byIdCache.invalidate(userId);
+      return;
     }
+    if (stored.length) await rows().update({ meta_value: raw });
+    else await knex(tables.usermeta).insert({ user_id: userId, meta_key: key, meta_value: raw });
     await this.metaWritten(userId, key);
   }
 
