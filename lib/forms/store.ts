@@ -126,7 +126,7 @@ export async function updateForm(site: Site, form: Form, changes: FormChanges): 
     if (changes.markup !== undefined) post.post_content = changes.markup;
     if (changes.status !== undefined) post.post_status = changes.status;
     if (changes.slug !== undefined) post.post_name = await uniqueSlug(trx, db, changes.slug || changes.title || form.title, form.id);
-    await updatePostRow(trx, db.tables, form.id, post);
+    await updatePostRow(trx, db.tables, form.id, post, { type: FORM_POST_TYPE, parent: 0 });
     if (changes.settings) await updatePostMeta(trx, db.tables, form.id, SETTINGS_META_KEY, settingsForStorage(form.rawSettings, changes.settings));
     await writeMessages(trx, db, form.id, changes.messages ?? {});
   });

@@ -227,9 +227,16 @@ export async function updatePostMeta(db: Knex | Knex.Transaction, tables: Tables
   changesOf(db).postMetaKey(postId, key);
 }
 
-/** WP: wp_update_post() at the row level: sets `columns` on the post; its type and parent are read at the end of the write. */
-export async function updatePostRow(db: Knex | Knex.Transaction, tables: Tables, postId: number, columns: Record<string, string | number>): Promise<void> {
-  if (await db(tables.posts).where({ ID: postId }).update(columns)) postUpdated(db, postId);
+/**
+ * WP: wp_update_post() at the row level: sets `columns` on the post. Its type and parent are recorded
+ * as `known` (what the caller knows of a post it does not move), else read once at the end of the write.
+ */
+export async function updatePostRow(
+  db: Knex | Knex.Transaction, tables: Tables, postId: number, columns: Record<string, string | number>, known?: { type: string; parent: number },
+): Promise<void> {
+  if (!(await db(tables.posts).where({ ID: postId }).update(columns))) return;
+  if (known) changesOf(db).post(postId, known.type, known.parent);
+  else postUpdated(db, postId);
 }
 
 /**

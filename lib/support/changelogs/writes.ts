@@ -123,6 +123,6 @@ async function updateRelease(ctx: WriteContext, head: ReleaseHead, release: Pars
   const metaChanges = Object.entries(wantedMeta).filter(([key, value]) => (meta.get(key) ?? null) !== value);
   if (!Object.keys(post).length && !metaChanges.length) return false;
   for (const [key, value] of metaChanges) await updatePostMeta(ctx.trx, ctx.tables, head.postId, key, value);
-  await updatePostRow(ctx.trx, ctx.tables, head.postId, { ...post, post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
+  await updatePostRow(ctx.trx, ctx.tables, head.postId, { ...post, post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt }, { type: RELEASE_POST_TYPE, parent: head.productId });
   return true;
 }

@@ -123,7 +123,7 @@ export async function insertMessage(ctx: WriteContext, threadId: number, m: NewM
     [MESSAGE_META.role]: m.role, [MESSAGE_META.state]: m.state,
     ...(sources.length ? { [MESSAGE_META.sources]: serialize(sources.map((s) => ({ title: s.title, url: s.url }))) } : {}),
   });
-  await updatePostRow(ctx.trx, ctx.tables, threadId, { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
+  await updatePostRow(ctx.trx, ctx.tables, threadId, { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt }, { type: THREAD_POST_TYPE, parent: 0 });
   return { postId: id, uuid, role: m.role, content: m.content, state: m.state, sources, createdAt: ctx.dates.gmt };
 }
 

@@ -61,7 +61,7 @@ async function startAttempt(site: Site, deliveryId: number, ctx: WriteContext): 
     .update({ meta_value: String(delivery.attempts + 1) });
   if (!counted) throw new ChangedMeanwhile();
   ctx.changes.postMetaKey(deliveryId, DELIVERY_META.attempts);
-  await updatePostRow(trx, site.db.tables, deliveryId, { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
+  await updatePostRow(trx, site.db.tables, deliveryId, { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt }, { type: POST_TYPE.delivery, parent: delivery.messageId });
   return null;
 }
 

@@ -216,7 +216,7 @@ export async function bumpVersion(ctx: WriteContext, ticketId: number): Promise<
 export async function touchTicket(ctx: WriteContext, ticketId: number, status?: TicketStatus): Promise<void> {
   const update: Record<string, string> = { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt };
   if (status) update.post_status = postStatusOf(status);
-  await updatePostRow(ctx.trx, ctx.tables, ticketId, update);
+  await updatePostRow(ctx.trx, ctx.tables, ticketId, update, { type: POST_TYPE.ticket, parent: 0 });
   ctx.changedTickets.add(ticketId);
 }
 
