@@ -8,6 +8,7 @@ import { WordPressChanges } from '../../../../lib/wp/changes';
 import { companionInvalidator, companionSignature, companionKey, companionPayload } from '../../../../lib/wp/object-cache/companion';
 import { ObjectCacheInvalidator } from '../../../../lib/wp/object-cache/invalidator';
 import { ScratchDatabase, scratchDatabase } from '../../../harness/db';
+import { listen } from '../../../harness/http';
 import { ORACLE_SALTS, loadOracleInto } from '../../../harness/oracle';
 import { RunningWordPress, startWordPressPhp, wordpressPhpSkipReason } from '../../../harness/wordpress-php';
 
@@ -153,5 +154,53 @@ describe('PHP cache companion: real WordPress reading through Redis', function (
       assert.equal(await wp.phpEval(blogname), cached);
       assert.notEqual(cached, name);
     });
+  });
+});
+
+describe('companionInvalidator over HTTP', () => {
+  const changes = () => new WordPressChanges().post(1, 'post');
+
+  it('rejects when no answer comes within its timeout, and when nothing listens', async () => {
+    const silent = await listen(() => undefined);
+    const invalidator = companionInvalidator({ url: `${silent.url}/invalidate`, authSalt: 'salt', timeoutMs: 200 });
+    try {
+      await assert.rejects(invalidator.invalidate(changes()), /gave no answer within 0.2 s/);
+    } finally {
+      await invalidator.close();
+      await silent.close();
+    }
+    const nobody = companionInvalidator({ url: silent.url, authSalt: 'salt' });
+    await assert.rejects(nobody.invalidate(changes()), /ECONNREFUSED/);
+    await nobody.close();
+  });
+
+  it('sends the changes once, signed, and sends nothing for a write that changed nothing', async () => {
+    const received: { headers: Record<string, unknown>; body: string }[] = [];
+    const companion = await listen((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => { body += chunk; });
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        res.end('{"invalidated":true}');
+      });
+    });
+    const invalidator = companionInvalidator({ url: companion.url, authSalt: 'salt' });
+    try {
+      await invalidator.invalidate(new WordPressChanges());
+      await invalidator.invalidate(new WordPressChanges().post(7, 'svc_ticket').postMetaKey(7, '_svc_version')
+        .user(2, { login: 'agent1', email: 'old@example.test' }).user(2, { email: 'new@example.test' }));
+    } finally {
+      await invalidator.close();
+      await companion.close();
+    }
+    assert.equal(received.length, 1);
+    const [{ headers, body }] = received;
+    assert.deepEqual(JSON.parse(body), {
+      posts: [{ id: 7, type: 'svc_ticket', parent: 0 }], postMeta: { 7: ['_svc_version'] }, options: [],
+      users: [{ id: 2, logins: ['agent1'], emails: ['old@example.test', 'new@example.test'], nicenames: [] }],
+      userMeta: {}, terms: [], comments: [],
+    });
+    const timestamp = String(headers['x-understudy-timestamp']);
+    assert.equal(headers['x-understudy-signature'], companionSignature(companionKey('salt'), timestamp, body));
   });
 });
