@@ -24,7 +24,6 @@ export const WORDPRESS_DIR = '/usr/share/wordpress';
 const REPO = path.resolve(__dirname, '../..');
 const COMPANION_FILE = path.join(REPO, 'wordpress/wp-content/mu-plugins/understudy-cache-companion.php');
 const FIXTURES = path.join(REPO, 'test/fixtures/wordpress');
-export const COMPANION_ROUTE = '/?rest_route=/understudy-companion/v1/invalidate';
 
 /** Why this run cannot start PHP's WordPress, or null when it can. */
 export function wordpressPhpSkipReason(): string | null {
@@ -112,7 +111,7 @@ export async function startWordPressPhp(options: WordPressPhpOptions): Promise<R
   }
   return {
     url,
-    companion: { url: url + COMPANION_ROUTE, authSalt: await authSalt(options.salts) },
+    companion: { siteUrl: url, authSalt: await authSalt(options.salts) },
     cachePrefix,
     phpGet,
     phpEval,

@@ -11,14 +11,19 @@ import { WordPressChanges } from '../changes';
 import { ObjectCacheInvalidator } from './invalidator';
 
 export interface CompanionCacheConfig {
-  /** The companion's route on the PHP site, e.g. `http://127.0.0.1:8080/wp-json/understudy-companion/v1/invalidate`. */
-  url: string;
+  /**
+   * PHP's WordPress: the site's address, or better the address PHP answers on behind the proxy
+   * (its upstream, e.g. `http://127.0.0.1:8081`), so the call skips nginx and the proxy.
+   */
+  siteUrl: string;
   /** wp_salt('auth') as PHP computes it (`Salts.salt('auth')`): the HMAC key is derived from it. */
   authSalt: string;
   timeoutMs?: number;
 }
 
 export const COMPANION_TIMEOUT_MS = 5000;
+/** The companion's route, reached with `?rest_route=`, which WordPress reads whatever the permalinks. */
+export const COMPANION_ROUTE = '/understudy-companion/v1/invalidate';
 /** Must match UNDERSTUDY_COMPANION_KEY_LABEL in the mu-plugin. */
 const KEY_LABEL = 'understudy-cache-companion';
 
@@ -46,8 +51,16 @@ export function companionPayload(changes: WordPressChanges): string {
   });
 }
 
+/** Where the companion answers on a site: its front page with the route as `rest_route`. */
+export function companionUrl(siteUrl: string): URL {
+  const url = new URL(siteUrl);
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  url.searchParams.set('rest_route', COMPANION_ROUTE);
+  return url;
+}
+
 export function companionInvalidator(config: CompanionCacheConfig): ObjectCacheInvalidator {
-  const url = new URL(config.url);
+  const url = companionUrl(config.siteUrl);
   const client = url.protocol === 'https:' ? https : http;
   const agent = new client.Agent({ keepAlive: true, maxSockets: 4 });
   const key = companionKey(config.authSalt);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { WordPressChanges } from '../../../../lib/wp/changes';
-import { companionInvalidator, companionSignature, companionKey, companionPayload } from '../../../../lib/wp/object-cache/companion';
+import { companionInvalidator, companionKey, companionPayload, companionSignature, companionUrl } from '../../../../lib/wp/object-cache/companion';
 import { ObjectCacheInvalidator } from '../../../../lib/wp/object-cache/invalidator';
 import { ScratchDatabase, scratchDatabase } from '../../../harness/db';
 import { listen } from '../../../harness/http';
@@ -144,7 +144,7 @@ describe('PHP cache companion: real WordPress reading through Redis', function (
       const now = String(Math.floor(Date.now() / 1000));
       const tampered = companionPayload(new WordPressChanges().option('siteurl'));
       for (const [timestamp, sent, signedBody] of [[old, body, body], [now, tampered, body]]) {
-        const res = await fetch(wp.companion.url, {
+        const res = await fetch(companionUrl(wp.companion.siteUrl), {
           method: 'POST', body: sent,
           headers: { 'content-type': 'application/json', 'x-understudy-timestamp': timestamp,
             'x-understudy-signature': companionSignature(key, timestamp, signedBody) },
@@ -162,29 +162,29 @@ describe('companionInvalidator over HTTP', () => {
 
   it('rejects when no answer comes within its timeout, and when nothing listens', async () => {
     const silent = await listen(() => undefined);
-    const invalidator = companionInvalidator({ url: `${silent.url}/invalidate`, authSalt: 'salt', timeoutMs: 200 });
+    const invalidator = companionInvalidator({ siteUrl: silent.url, authSalt: 'salt', timeoutMs: 200 });
     try {
       await assert.rejects(invalidator.invalidate(changes()), /gave no answer within 0.2 s/);
     } finally {
       await invalidator.close();
       await silent.close();
     }
-    const nobody = companionInvalidator({ url: silent.url, authSalt: 'salt' });
+    const nobody = companionInvalidator({ siteUrl: silent.url, authSalt: 'salt' });
     await assert.rejects(nobody.invalidate(changes()), /ECONNREFUSED/);
     await nobody.close();
   });
 
   it('sends the changes once, signed, and sends nothing for a write that changed nothing', async () => {
-    const received: { headers: Record<string, unknown>; body: string }[] = [];
+    const received: { url?: string; headers: Record<string, unknown>; body: string }[] = [];
     const companion = await listen((req, res) => {
       let body = '';
       req.on('data', (chunk) => { body += chunk; });
       req.on('end', () => {
-        received.push({ headers: req.headers, body });
+        received.push({ url: req.url, headers: req.headers, body });
         res.end('{"invalidated":true}');
       });
     });
-    const invalidator = companionInvalidator({ url: companion.url, authSalt: 'salt' });
+    const invalidator = companionInvalidator({ siteUrl: `${companion.url}/blog`, authSalt: 'salt' });
     try {
       await invalidator.invalidate(new WordPressChanges());
       await invalidator.invalidate(new WordPressChanges().post(7, 'svc_ticket').postMetaKey(7, '_svc_version')
@@ -194,7 +194,8 @@ describe('companionInvalidator over HTTP', () => {
       await companion.close();
     }
     assert.equal(received.length, 1);
-    const [{ headers, body }] = received;
+    const [{ url, headers, body }] = received;
+    assert.equal(url, '/blog/?rest_route=%2Funderstudy-companion%2Fv1%2Finvalidate');
     assert.deepEqual(JSON.parse(body), {
       posts: [{ id: 7, type: 'svc_ticket', parent: 0 }], postMeta: { 7: ['_svc_version'] }, options: [],
       users: [{ id: 2, logins: ['agent1'], emails: ['old@example.test', 'new@example.test'], nicenames: [] }],
