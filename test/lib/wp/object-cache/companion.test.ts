@@ -151,6 +151,8 @@ describe('PHP cache companion: real WordPress reading through Redis', function (
         });
         assert.equal(res.status, 403);
       }
+      const get = await wp.phpGet(`/?rest_route=${encodeURIComponent('/understudy-companion/v1/invalidate')}`);
+      assert.equal(get.status, 404, 'the route answers POST only');
       assert.equal(await wp.phpEval(blogname), cached);
       assert.notEqual(cached, name);
     });
