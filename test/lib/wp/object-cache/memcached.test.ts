@@ -8,6 +8,7 @@ import { WordPressChanges } from '../../../../lib/wp/changes';
 import { MemcachedCacheConfig, ObjectCacheInvalidator, memcachedInvalidator } from '../../../../lib/wp/object-cache/invalidator';
 import { MemcacheConnection } from '../../../../lib/wp/object-cache/memcache-text';
 import { RunningMemcached, freePort, startMemcached, startSilentServer } from '../../../harness/memcached';
+import { startTcpForwarder } from '../../../harness/tcp-forwarder';
 
 const SALT = 'wp-oracle-cache-memcached';
 const SITE_FLUSH = '1795849344423585';
@@ -107,7 +108,7 @@ describe('memcachedInvalidator (real memcached)', () => {
     await b.set(GLOBAL_FLUSH_KEY, GLOBAL_FLUSH, 768);
     await b.set(site('posts:158'), 'x', 1);
     await b.set(site('posts:158', older), 'x', 1);
-    await invalidator({ servers: [a.server, b.server] }).invalidate(new WordPressChanges().post(158, 'post'));
+    await invalidator({ servers: [b.server, a.server] }).invalidate(new WordPressChanges().post(158, 'post'));
     assert.deepEqual(await gone([site('posts:158')], a), [site('posts:158')]);
     assert.deepEqual(await gone([site('posts:158'), site('posts:158', older)], b), [site('posts:158')], 'the smaller number is not used');
   });
@@ -144,6 +145,22 @@ describe('memcachedInvalidator (real memcached)', () => {
       await assert.rejects(invalidator({ servers: [`127.0.0.1:${silent.port}`], timeoutMs: 300 }).invalidate(new WordPressChanges().post(1, 'post')), /within 300 ms/);
     } finally {
       await silent.close();
+    }
+  });
+
+  it('memcached gone and back: the same invalidator rejects while it is gone, then connects again', async () => {
+    const forwarder = await startTcpForwarder(a.port);
+    try {
+      const cache = invalidator({ servers: [`127.0.0.1:${forwarder.port}`], timeoutMs: 500 });
+      await cache.invalidate(new WordPressChanges().post(1, 'post'));
+      forwarder.cut();
+      await assert.rejects(cache.invalidate(new WordPressChanges().post(1, 'post')));
+      forwarder.restore();
+      await seed([site('posts:1')]);
+      await cache.invalidate(new WordPressChanges().post(1, 'post'));
+      assert.deepEqual(await gone([site('posts:1')]), [site('posts:1')]);
+    } finally {
+      await forwarder.close();
     }
   });
 
