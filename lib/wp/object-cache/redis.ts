@@ -31,7 +31,7 @@ export interface RedisCacheConfig {
   /** WP_REDIS_PASSWORD: a password, or `[username, password]` for an ACL user. */
   username?: string;
   password?: string;
-  /** WP_REDIS_TIMEOUT / WP_REDIS_READ_TIMEOUT: the deadline of connecting and of each invalidation (1 s by default, as the drop-in). */
+  /** Deadline of connecting and of each invalidation, in ms (WP_REDIS_TIMEOUT / WP_REDIS_READ_TIMEOUT are seconds; 1 s by default, as the drop-in). */
   timeoutMs?: number;
   /** WP_REDIS_PREFIX, or WP_CACHE_KEY_SALT when WP_REDIS_PREFIX is not defined. */
   prefix?: string;
@@ -81,6 +81,7 @@ class RedisInvalidator implements ObjectCacheInvalidator {
   readonly kind = 'redis';
   private readonly scheme: RedisKeyScheme;
   private client?: Client;
+  private connecting?: Promise<Client>;
 
   constructor(private readonly config: RedisCacheConfig) {
     this.scheme = new RedisKeyScheme(config);
@@ -107,6 +108,7 @@ class RedisInvalidator implements ObjectCacheInvalidator {
   async close(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    this.connecting = undefined;
     if (client?.isOpen) await client.close();
   }
 
@@ -115,21 +117,24 @@ class RedisInvalidator implements ObjectCacheInvalidator {
     await client.del(keys);
   }
 
-  private async connected(): Promise<Client> {
-    if (this.client?.isReady) return this.client;
+  /** The open connection, or the one being opened: concurrent invalidations share it. */
+  private connected(): Promise<Client> {
+    // isOpen holds from connect() until the client is closed or its socket is lost for good (no reconnection).
+    if (this.connecting && this.client?.isOpen) return this.connecting;
     this.drop();
     const client = newClient(this.config);
     // Failures are thrown by invalidate(); the client's own error events would otherwise crash the process.
     client.on('error', () => undefined);
     this.client = client;
-    await client.connect();
-    return client;
+    this.connecting = client.connect().then(() => client);
+    return this.connecting;
   }
 
   /** Forgets the connection after a failure: the next invalidation connects again. */
   private drop(): void {
     const client = this.client;
     this.client = undefined;
+    this.connecting = undefined;
     if (client?.isOpen) client.destroy();
   }
 }

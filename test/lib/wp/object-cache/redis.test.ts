@@ -108,6 +108,14 @@ describe('redisInvalidator (real Redis)', () => {
     }
   });
 
+  it('concurrent invalidations on a new invalidator share one connection and all succeed', async () => {
+    const keys = ['wp:posts:1', 'wp:posts:2', 'wp:posts:3'];
+    await seed(keys);
+    const cache = invalidator();
+    await Promise.all([1, 2, 3].map((id) => cache.invalidate(new WordPressChanges().post(id, 'post'))));
+    assert.deepEqual(await gone(keys), keys);
+  });
+
   it('sends one command per invalidation, however many keys', async () => {
     const cache = invalidator();
     const changes = new WordPressChanges().post(158, 'svc_ticket').post(159, 'svc_ticket').option('svc_settings').user(7, { login: 'agent' });
