@@ -148,6 +148,14 @@ describe('memcachedInvalidator (real memcached)', () => {
     }
   });
 
+  it('concurrent invalidations pipeline on the same connections and all succeed', async () => {
+    const keys = [site('posts:1'), site('posts:2'), site('posts:3')];
+    await seed(keys);
+    const cache = invalidator();
+    await Promise.all([1, 2, 3].map((id) => cache.invalidate(new WordPressChanges().post(id, 'post'))));
+    assert.deepEqual(await gone(keys), keys);
+  });
+
   it('memcached gone and back: the same invalidator rejects while it is gone, then connects again', async () => {
     const forwarder = await startTcpForwarder(a.port);
     try {
