@@ -1,7 +1,7 @@
 /**
  * The one way the support desk writes: writeSupport() reads what the write needs from the site, runs
  * the work in one transaction (committed before anything is answered), claims the request key when
- * there is one, and forgets this process's caches that the write made stale.
+ * there is one, and tells the site's support desk (./desk.ts) what it changed once it has committed.
  */
 import { Knex } from 'knex';
 import { unixSeconds } from '../wp/clock';
@@ -9,6 +9,7 @@ import { siteDates } from '../wp/dates';
 import { Tables } from '../wp/db/tables';
 import { inTransaction } from '../wp/db/transaction';
 import { Site } from '../wp/site';
+import { deskOf } from './desk';
 import { RequestKey, claimRequestKey, recordRequestResult, storedResult } from './request-keys';
 import { SupportSettings, readSettings } from './settings';
 
@@ -26,17 +27,14 @@ export interface WriteContext {
   settings: SupportSettings;
   /** Tickets the write inserted or touched (./tickets/writes.ts fills it): what this process's lists re-read. */
   changedTickets: Set<number>;
+  /** Docs the write inserted or changed (insertDocs() in ./docs/store.ts fills it): what the docs search index reads first. */
+  changedDocs: Set<number>;
 }
 
-export interface WriteOptions {
-  /**
-   * Caches of this process that the write makes stale, each told once it has committed and awaited
-   * before the write returns (e.g. ticketListsAfterWrite). They must not throw: the write is stored.
-   */
-  invalidates?: Array<(site: Site, written: Pick<WriteContext, 'changedTickets'>) => void | Promise<void>>;
-}
+/** A write without request key takes no options (`{}`). */
+export type WriteOptions = Record<string, never>;
 
-export interface KeyedWriteOptions<Checked> extends WriteOptions {
+export interface KeyedWriteOptions<Checked> {
   /** The request's key; absent when the request has none, and the write then simply runs. */
   requestKey: RequestKey | null | undefined;
   /**
@@ -59,13 +57,13 @@ export function writeSupport<Checked = undefined>(
 /** A write without request key: returns what the work returns. */
 export function writeSupport<T>(site: Site, options: WriteOptions, work: (ctx: WriteContext) => Promise<T>): Promise<T>;
 export function writeSupport(site: Site, options: WriteOptions | KeyedWriteOptions<unknown>, work: (ctx: WriteContext, checked?: unknown) => Promise<unknown>): Promise<unknown> {
-  if ('requestKey' in options) return writeOnce(site, options, work as (ctx: WriteContext, checked: unknown) => Promise<number>);
-  return write(site, options, work);
+  if ('requestKey' in options) return writeOnce(site, options as KeyedWriteOptions<unknown>, work as (ctx: WriteContext, checked: unknown) => Promise<number>);
+  return write(site, work);
 }
 
 async function writeOnce(site: Site, options: KeyedWriteOptions<unknown>, work: (ctx: WriteContext, checked: unknown) => Promise<number>): Promise<KeyedWrite> {
   const rk = options.requestKey ?? null;
-  const id = await write(site, options, async (ctx) => {
+  const id = await write(site, async (ctx) => {
     const checked = await options.check?.(ctx);
     // A concurrent repeat waits here on the key's unique index until the first request commits.
     if (rk && !(await claimRequestKey(ctx.trx, site.db, rk, ctx.nowSeconds))) return null;
@@ -77,19 +75,20 @@ async function writeOnce(site: Site, options: KeyedWriteOptions<unknown>, work: 
   return { id: await storedResult(site.db, rk as RequestKey), replayed: true };
 }
 
-async function write<T>(site: Site, options: WriteOptions, work: (ctx: WriteContext) => Promise<T>): Promise<T> {
+async function write<T>(site: Site, work: (ctx: WriteContext) => Promise<T>): Promise<T> {
   // What the write needs from the site is read BEFORE its transaction opens: on SQLite the transaction
   // holds the only connection, so an option read that missed the cache inside it would wait on itself.
   // Callers read anything else that does not go through `ctx.trx` before calling, for the same reason.
   const withContext = await prepareWriteContext(site);
   // One set across a retried transaction: an ID from a rolled-back try is only re-read for nothing.
   const changedTickets = new Set<number>();
-  const result = await inTransaction(site.db, (trx) => work({ ...withContext(trx), changedTickets }));
-  for (const forget of options.invalidates ?? []) await forget(site, { changedTickets });
+  const changedDocs = new Set<number>();
+  const result = await inTransaction(site.db, (trx) => work({ ...withContext(trx), changedTickets, changedDocs }));
+  await deskOf(site).afterWrite({ tickets: changedTickets, docs: changedDocs });
   return result;
 }
 
-async function prepareWriteContext(site: Site): Promise<(trx: Knex.Transaction) => Omit<WriteContext, 'changedTickets'>> {
+async function prepareWriteContext(site: Site): Promise<(trx: Knex.Transaction) => Omit<WriteContext, 'changedTickets' | 'changedDocs'>> {
   const now = site.clock.now();
   const home = await site.homeUrl();
   const dates = await siteDates(site.options, now);
