@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { isUnavailableError } from '../wp/db/errors';
 import { WpError } from '../wp/errors';
 import { Site } from '../wp/site';
+import { DeskPart, deskOf } from './desk';
 import { uploadsDirOf } from './tickets/attachments';
 
 export const SETUP_FAILED_OPTION = 'svc_setup_failed';
@@ -49,7 +50,11 @@ export async function refreshSetupNotice(site: Site): Promise<string | null> {
   return problem;
 }
 
-const lastCheck = new WeakMap<Site, number>();
+/** When this process last checked the site's storage while its own notice was on (performance.now()). */
+const lastCheck: DeskPart<{ at: number }> = {
+  name: 'storage recheck',
+  make: () => ({ at: -Infinity }),
+};
 
 /**
  * The route guard: 503 while the notice is on or the database does not answer. A notice Understudy set
@@ -61,9 +66,9 @@ export const storageAvailability = {
       const notice = await site.options.getRaw(SETUP_FAILED_OPTION);
       if (!notice) return null;
       if (!notice.startsWith(OWN_NOTICE)) return storageUnavailable();
-      const last = lastCheck.get(site) ?? -Infinity;
-      if (performance.now() - last < RECHECK_MS) return storageUnavailable();
-      lastCheck.set(site, performance.now());
+      const last = deskOf(site).get(lastCheck);
+      if (performance.now() - last.at < RECHECK_MS) return storageUnavailable();
+      last.at = performance.now();
       return (await refreshSetupNotice(site)) ? storageUnavailable() : null;
     } catch (err) {
       if (isUnavailableError(err)) return storageUnavailable();

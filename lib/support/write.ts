@@ -1,8 +1,8 @@
 /**
  * The one way the support desk writes: writeSupport() reads what the write needs from the site, runs
  * the work in one transaction (committed before anything is answered), claims the request key when
- * there is one, publishes what it changed in WordPress's tables, and forgets this process's caches
- * that the write made stale.
+ * there is one, and once it has committed publishes what it changed in WordPress's tables
+ * (site.changes) and tells the site's support desk (./desk.ts).
  */
 import { Knex } from 'knex';
 import { writeWordPress } from '../wp/change-feed';
@@ -11,6 +11,7 @@ import { unixSeconds } from '../wp/clock';
 import { siteDates } from '../wp/dates';
 import { Tables } from '../wp/db/tables';
 import { Site } from '../wp/site';
+import { deskOf } from './desk';
 import { RequestKey, claimRequestKey, recordRequestResult, storedResult } from './request-keys';
 import { SupportSettings, readSettings } from './settings';
 
@@ -28,6 +29,8 @@ export interface WriteContext {
   settings: SupportSettings;
   /** Tickets the write inserted or touched (./tickets/writes.ts fills it): what this process's lists re-read. */
   changedTickets: Set<number>;
+  /** Docs the write inserted or changed (insertDocs() in ./docs/store.ts fills it): what the docs search index reads first. */
+  changedDocs: Set<number>;
   /**
    * What the write changed in WordPress's tables, published to `site.changes` once it has committed.
    * The row writers of lib/wp/posts.ts record into it; work that writes rows by hand records them here.
@@ -35,15 +38,10 @@ export interface WriteContext {
   changes: WordPressChanges;
 }
 
-export interface WriteOptions {
-  /**
-   * Caches of this process that the write makes stale, each told once it has committed and awaited
-   * before the write returns (e.g. ticketListsAfterWrite). They must not throw: the write is stored.
-   */
-  invalidates?: Array<(site: Site, written: Pick<WriteContext, 'changedTickets'>) => void | Promise<void>>;
-}
+/** A write without request key takes no options (`{}`). */
+export type WriteOptions = Record<string, never>;
 
-export interface KeyedWriteOptions<Checked> extends WriteOptions {
+export interface KeyedWriteOptions<Checked> {
   /** The request's key; absent when the request has none, and the write then simply runs. */
   requestKey: RequestKey | null | undefined;
   /**
@@ -66,13 +64,13 @@ export function writeSupport<Checked = undefined>(
 /** A write without request key: returns what the work returns. */
 export function writeSupport<T>(site: Site, options: WriteOptions, work: (ctx: WriteContext) => Promise<T>): Promise<T>;
 export function writeSupport(site: Site, options: WriteOptions | KeyedWriteOptions<unknown>, work: (ctx: WriteContext, checked?: unknown) => Promise<unknown>): Promise<unknown> {
-  if ('requestKey' in options) return writeOnce(site, options, work as (ctx: WriteContext, checked: unknown) => Promise<number>);
-  return write(site, options, work);
+  if ('requestKey' in options) return writeOnce(site, options as KeyedWriteOptions<unknown>, work as (ctx: WriteContext, checked: unknown) => Promise<number>);
+  return write(site, work);
 }
 
 async function writeOnce(site: Site, options: KeyedWriteOptions<unknown>, work: (ctx: WriteContext, checked: unknown) => Promise<number>): Promise<KeyedWrite> {
   const rk = options.requestKey ?? null;
-  const id = await write(site, options, async (ctx) => {
+  const id = await write(site, async (ctx) => {
     const checked = await options.check?.(ctx);
     // A concurrent repeat waits here on the key's unique index until the first request commits.
     if (rk && !(await claimRequestKey(ctx.trx, site.db, rk, ctx.nowSeconds))) return null;
@@ -84,19 +82,20 @@ async function writeOnce(site: Site, options: KeyedWriteOptions<unknown>, work: 
   return { id: await storedResult(site.db, rk as RequestKey), replayed: true };
 }
 
-async function write<T>(site: Site, options: WriteOptions, work: (ctx: WriteContext) => Promise<T>): Promise<T> {
+async function write<T>(site: Site, work: (ctx: WriteContext) => Promise<T>): Promise<T> {
   // What the write needs from the site is read BEFORE its transaction opens: on SQLite the transaction
   // holds the only connection, so an option read that missed the cache inside it would wait on itself.
   // Callers read anything else that does not go through `ctx.trx` before calling, for the same reason.
   const withContext = await prepareWriteContext(site);
   // One set across a retried transaction: an ID from a rolled-back try is only re-read for nothing.
   const changedTickets = new Set<number>();
-  const result = await writeWordPress(site, (trx, changes) => work({ ...withContext(trx), changedTickets, changes }));
-  for (const forget of options.invalidates ?? []) await forget(site, { changedTickets });
+  const changedDocs = new Set<number>();
+  const result = await writeWordPress(site, (trx, changes) => work({ ...withContext(trx), changedTickets, changedDocs, changes }));
+  await deskOf(site).afterWrite({ tickets: changedTickets, docs: changedDocs });
   return result;
 }
 
-async function prepareWriteContext(site: Site): Promise<(trx: Knex.Transaction) => Omit<WriteContext, 'changedTickets' | 'changes'>> {
+async function prepareWriteContext(site: Site): Promise<(trx: Knex.Transaction) => Omit<WriteContext, 'changedTickets' | 'changedDocs' | 'changes'>> {
   const now = site.clock.now();
   const home = await site.homeUrl();
   const dates = await siteDates(site.options, now);

@@ -13,7 +13,6 @@ import request from 'supertest';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../harness/browser';
 import { CHAT_SCRIPT_PATH } from '../../lib/support/chat/assets';
-import { forgetDocIndex } from '../../lib/support/docs/search-index';
 import { insertDocs } from '../../lib/support/docs/store';
 import { createConnectedSite } from '../../lib/support/sites/admin';
 import { ANSWER, ANSWER_PIECES, FakeProvider, startFakeProvider } from '../harness/chat-provider';
@@ -60,7 +59,7 @@ describe('the chat widget', function () {
     await t.site.options.update('siteurl', apiOrigin);
     await t.site.options.update('home', apiOrigin);
     await t.site.options.update('permalink_structure', '/%postname%/');
-    await insertDocs(t.site, CHAT_DOCS, { invalidates: [forgetDocIndex] });
+    await insertDocs(t.site, CHAT_DOCS);
     shop = await startHostServer(() => `${apiOrigin}${CHAT_SCRIPT_PATH}`);
     await createConnectedSite(t.site, { name: 'Shop', origins: [shop.origin], docCollections: ['account', 'billing'] });
     await setSupportSettings(t.site, {

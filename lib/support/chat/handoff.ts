@@ -8,7 +8,6 @@
  */
 import { Site } from '../../wp/site';
 import { openTicket } from '../tickets/create';
-import { ticketListsAfterWrite } from '../tickets/list';
 import { unprovenRequester } from '../tickets/requester';
 import { writeSupport } from '../write';
 import { ChatMessage, ChatThread, findThread, markHandedOff, threadMessages } from './threads';
@@ -30,7 +29,7 @@ export async function handOff(site: Site, thread: ChatThread, input: HandoffRequ
   if (thread.ticketId !== null) return { ticketId: thread.ticketId, created: false };
   // Anyone holding the thread's token may name any address: the requester is unproven.
   const customer = await unprovenRequester(site, input.email, input.name?.trim() || input.email);
-  return writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx) => {
+  return writeSupport(site, {}, async (ctx) => {
     // The thread's row is held (MySQL) so that two handoffs at once open one ticket.
     const current = await findThread(site.db, thread.uuid, ctx.trx, true);
     if (!current) throw threadNotFound();

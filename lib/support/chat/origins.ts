@@ -6,6 +6,7 @@
  */
 import { FRESHNESS_MS, FreshCache } from '../../wp/fresh-cache';
 import { Site } from '../../wp/site';
+import { DeskPart, deskOf } from '../desk';
 import { ConnectedSite, listSites } from '../sites/store';
 
 interface Callers {
@@ -14,15 +15,13 @@ interface Callers {
   sites: ConnectedSite[];
 }
 
-const cached = new WeakMap<Site, FreshCache<'all', Callers>>();
+const cachedCallers: DeskPart<FreshCache<'all', Callers>> = {
+  name: 'chat callers',
+  make: () => new FreshCache<'all', Callers>(FRESHNESS_MS, 1),
+};
 
 function callers(site: Site): Promise<Callers> {
-  let cache = cached.get(site);
-  if (!cache) {
-    cache = new FreshCache<'all', Callers>(FRESHNESS_MS, 1);
-    cached.set(site, cache);
-  }
-  return cache.get('all', async () => ({
+  return deskOf(site).get(cachedCallers).get('all', async () => ({
     own: [await site.homeUrl(), String(await site.options.get('siteurl', ''))].flatMap(originOf),
     sites: await listSites(site.db),
   }));

@@ -12,7 +12,8 @@
  */
 import MiniSearch from 'minisearch';
 import { Site } from '../../wp/site';
-import { DocIndex, docIndex } from '../docs/search-index';
+import { DeskPart, deskOf } from '../desk';
+import { DocIndex, docSearchIndex } from '../docs/search-index';
 import { STOP_WORDS, typoDistance } from '../docs/search';
 import { docPermalink, readDocs } from '../docs/store';
 import { foldTerm, plainText, searchTerm, tokenizeText } from '../docs/text';
@@ -86,7 +87,7 @@ class PassageIndex {
   private marker: unknown = null;
   private running: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly site: Site) {}
+  constructor(private readonly site: Site, private readonly docs: DocIndex) {}
 
   /** Brings the passages up to the docs index, `batch` docs at most (one at a time per process). */
   sync(batch = Infinity): Promise<LearningProgress> {
@@ -103,7 +104,7 @@ class PassageIndex {
     const needed = Math.max(1, Math.ceil(meaningful.length * MIN_MATCHED_SHARE));
     const perDoc = new Map<number, number>();
     const chosen: Passage[] = [];
-    const docs = docIndex(this.site);
+    const { docs } = this;
     // Only docs the docs index still holds: one protected or unpublished since the last sync is never a source.
     const shown = (docId: number) => docs.doc(docId) !== undefined && (allowed === null || docs.collectionsOf(docId).some((slug) => allowed.has(slug)));
     for (const hit of this.engine.search(meaningful.join(' '), {
@@ -123,7 +124,7 @@ class PassageIndex {
   }
 
   private async syncNow(batch: number): Promise<LearningProgress> {
-    const docs = docIndex(this.site);
+    const { docs } = this;
     await docs.ready();
     const marker = docs.answer(MARKER_KEY, () => ({}));
     if (marker === this.marker) return this.progress(docs, 0, 0, 0);
@@ -168,16 +169,11 @@ class PassageIndex {
   }
 }
 
-const indexes = new WeakMap<Site, PassageIndex>();
-
-function passageIndex(site: Site): PassageIndex {
-  let found = indexes.get(site);
-  if (!found) {
-    found = new PassageIndex(site);
-    indexes.set(site, found);
-  }
-  return found;
-}
+/** The site's passages on its support desk, following the same desk's docs search index. */
+const passageIndex: DeskPart<PassageIndex> = {
+  name: 'chat passage index',
+  make: (site, desk) => new PassageIndex(site, desk.get(docSearchIndex)),
+};
 
 /**
  * The passages to ground an answer in, numbered from 1, with their links; [] when nothing is relevant.
@@ -185,7 +181,7 @@ function passageIndex(site: Site): PassageIndex {
  */
 export async function retrieveSources(site: Site, question: string, allowed: Set<string> | null = null): Promise<NumberedSource[]> {
   if (allowed?.size === 0) return [];
-  const index = passageIndex(site);
+  const index = deskOf(site).get(passageIndex);
   await index.sync();
   const passages = index.rank(question, allowed);
   if (!passages.length) return [];
@@ -202,12 +198,12 @@ export async function retrieveSources(site: Site, question: string, allowed: Set
 
 /** One learning batch (POST /chat/admin/learn): up to LEARN_BATCH changed docs chunked, deleted ones dropped. */
 export function learnBatch(site: Site): Promise<LearningProgress> {
-  return passageIndex(site).sync(LEARN_BATCH);
+  return deskOf(site).get(passageIndex).sync(LEARN_BATCH);
 }
 
 /** How far learning is (GET /chat/admin/learning), without chunking anything. */
 export async function learningProgress(site: Site): Promise<LearningProgress> {
-  const { chunked: _c, dropped: _d, ...progress } = await passageIndex(site).sync(0);
+  const { chunked: _c, dropped: _d, ...progress } = await deskOf(site).get(passageIndex).sync(0);
   return progress;
 }
 

@@ -18,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { changeToken, ChangeToken } from '../../wp/db/change-token';
 import { mysqlDateTime } from '../../wp/dates';
 import { Site } from '../../wp/site';
+import { DeskPart } from '../desk';
 import { DocRow, docCollectionPairs, docsModifiedSince, publicDocIds, readDocs } from './store';
 import { EXCERPT_WORDS, foldForMatching, plainText, searchTerm, tokenizeText, trimWords } from './text';
 
@@ -249,22 +250,14 @@ export class DocIndex {
   }
 }
 
-const indexes = new WeakMap<Site, DocIndex>();
-
-/** The site's index (built by its first search). */
-export function docIndex(site: Site): DocIndex {
-  let found = indexes.get(site);
-  if (!found) {
-    found = new DocIndex(site);
-    indexes.set(site, found);
-  }
-  return found;
-}
-
-/** After this process changed docs or their collections (writeSupport's `invalidates`). */
-export function forgetDocIndex(site: Site): void {
-  indexes.get(site)?.markStale();
-}
+/** The site's index on its support desk (built by its first search); this process's doc writes mark it stale. */
+export const docSearchIndex: DeskPart<DocIndex> = {
+  name: 'docs search index',
+  make: (site) => new DocIndex(site),
+  afterWrite: (index, written) => {
+    if (written.docs?.size) index.markStale();
+  },
+};
 
 function newEngine(): DocEngine {
   return new DocEngine({

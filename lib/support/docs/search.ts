@@ -11,8 +11,9 @@
  */
 import { FRESHNESS_MS, FreshCache } from '../../wp/fresh-cache';
 import { Site } from '../../wp/site';
+import { DeskPart, deskOf } from '../desk';
 import { findSite } from '../sites/store';
-import { DocIndex, IndexedDoc, docIndex } from './search-index';
+import { DocIndex, IndexedDoc, docSearchIndex } from './search-index';
 import { foldTerm, searchTerm, tokenizeText } from './text';
 
 export const MAX_RESULTS = 8;
@@ -60,7 +61,7 @@ export interface DocHit {
 export async function searchDocs(site: Site, query: DocSearchQuery): Promise<DocHit[]> {
   const allowed = await allowedCollections(site, query);
   if (allowed?.size === 0) return [];
-  const index = docIndex(site);
+  const index = deskOf(site).get(docSearchIndex);
   await index.ready();
   return rankDocs(index, query.q, allowed);
 }
@@ -79,15 +80,13 @@ async function allowedCollections(site: Site, query: DocSearchQuery): Promise<Se
  * The collections a connected site may show ([] for an unknown site), cached within the freshness
  * bound: a search with `site` costs no query while the answer is younger than a second.
  */
-const shownBySite = new WeakMap<Site, FreshCache<string, string[]>>();
+const collectionsBySite: DeskPart<FreshCache<string, string[]>> = {
+  name: 'docs search site collections',
+  make: () => new FreshCache<string, string[]>(FRESHNESS_MS, 1000),
+};
 
 function siteCollections(site: Site, siteId: string): Promise<string[]> {
-  let cache = shownBySite.get(site);
-  if (!cache) {
-    cache = new FreshCache<string, string[]>(FRESHNESS_MS, 1000);
-    shownBySite.set(site, cache);
-  }
-  return cache.get(siteId, async () => (await findSite(site.db, siteId))?.docCollections ?? []);
+  return deskOf(site).get(collectionsBySite).get(siteId, async () => (await findSite(site.db, siteId))?.docCollections ?? []);
 }
 
 /** The ranking itself, over an index that is ready. */

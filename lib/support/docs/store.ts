@@ -110,8 +110,12 @@ export interface NewDoc {
 }
 
 /** Writes docs in one transaction; returns their IDs. The search index of this process sees them at once. */
-export async function insertDocs(site: Site, docs: readonly NewDoc[], options: { invalidates?: Array<(site: Site) => void> } = {}): Promise<number[]> {
-  return writeSupport(site, { invalidates: options.invalidates }, (ctx) => writeDocs(ctx.trx, site.db, ctx.home, ctx.dates, docs));
+export async function insertDocs(site: Site, docs: readonly NewDoc[]): Promise<number[]> {
+  return writeSupport(site, {}, async (ctx) => {
+    const ids = await writeDocs(ctx.trx, site.db, ctx.home, ctx.dates, docs);
+    for (const id of ids) ctx.changedDocs.add(id);
+    return ids;
+  });
 }
 
 /**

@@ -10,7 +10,6 @@ import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
 import { attachmentFileExists, readAttachmentFile, uploadsDirOf } from '../tickets/attachments';
 import { openTicketFromEmail, openUnlinkedTicketFromEmail } from '../tickets/intake';
-import { ticketListsAfterWrite } from '../tickets/list';
 import { writeSupport } from '../write';
 import { contentOf, parseOrNull, senderOf } from './intake';
 import { StoredReceipt, countReceipts, findReceiptById, listReceipts, lockOpenedTicket, recordOpenedTicket } from './receipts';
@@ -72,7 +71,7 @@ export async function openTicketFromReceipt(site: Site, receiptId: string): Prom
   // Read before the write, as intake reads it (see writeSupport).
   const sender = email.from ? await senderOf(site, email.from, receipt.relayed) : null;
   const content = contentOf(email, raw);
-  return writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx): Promise<OpenedFromReceipt> => {
+  return writeSupport(site, {}, async (ctx): Promise<OpenedFromReceipt> => {
     // A concurrent opening of the same receipt waits here, and then answers the ticket this one opened.
     const openedMeanwhile = await lockOpenedTicket(ctx.trx, ctx.tables, receipt.receiptId);
     if (openedMeanwhile !== null) return { ticketId: openedMeanwhile, replayed: true };

@@ -10,7 +10,6 @@ import { Site } from '../../wp/site';
 import { Mailbox } from '../mailboxes/store';
 import { SavedFile, saveFiles } from '../tickets/attachments';
 import { EmailContent, EmailSender, addCustomerReplyFromEmail, addNoteFromEmail, openTicketFromEmail, openUnlinkedTicketFromEmail } from '../tickets/intake';
-import { ticketListsAfterWrite } from '../tickets/list';
 import { WriteContext, writeSupport } from '../write';
 import { invalidFields, missingFields } from './errors';
 import { automatedReason, isOwnMessageId } from './loops';
@@ -53,7 +52,7 @@ export async function acceptEmail(site: Site, mailbox: Mailbox, raw: Buffer, ide
     if (opened) return { ...opened, replayed: false };
   }
   // A reply or a new ticket is re-read by this process's lists; mail that was ignored touched no ticket.
-  const receipt = await writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx) => {
+  const receipt = await writeSupport(site, {}, async (ctx) => {
     const receiptId = await claimReceipt(ctx.trx, ctx.tables, key, ctx.nowSeconds);
     if (!receiptId) return null;
     const done: Receipt = { receiptId, ...(await storeEmail(site, ctx, mailbox, email, sender, raw)) };

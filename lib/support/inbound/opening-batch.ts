@@ -15,7 +15,7 @@ import { Tables } from '../../wp/db/tables';
 import { Site } from '../../wp/site';
 import { openTickets } from '../tickets/create';
 import { EmailContent, EmailSender, emailOpening } from '../tickets/intake';
-import { ticketListsAfterWrite } from '../tickets/list';
+import { DeskPart, deskOf } from '../desk';
 import { writeSupport } from '../write';
 import { Receipt, ReceiptKey, keyText, newReceiptId, storeReceipts, storedKeys } from './receipts';
 import { findStoredMessages } from './threading';
@@ -33,12 +33,8 @@ const MAX_BATCH = 16;
 
 /** The receipt of the stored ticket, or null: the message left the batch and must go one at a time. */
 export function openInBatch(site: Site, opening: Opening): Promise<Receipt | null> {
-  let queue = queues.get(site);
-  if (!queue) queues.set(site, (queue = new OpeningQueue(site)));
-  return queue.add(opening);
+  return deskOf(site).get(openingQueue).add(opening);
 }
-
-const queues = new WeakMap<Site, OpeningQueue>();
 
 interface Waiting {
   opening: Opening;
@@ -78,13 +74,18 @@ class OpeningQueue {
   }
 }
 
+const openingQueue: DeskPart<OpeningQueue> = {
+  name: 'mail opening batches',
+  make: (site) => new OpeningQueue(site),
+};
+
 /** Raised inside the batch's transaction to roll it back: its messages go one at a time. */
 class BatchRefused extends Error {}
 
 /** Each opening's receipt, or null for those that left the batch (all of them when it failed). */
 async function writeBatch(site: Site, openings: Opening[]): Promise<Array<Receipt | null>> {
   try {
-    return await writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx) => {
+    return await writeSupport(site, {}, async (ctx) => {
       const joining = await stillNew(ctx.trx, ctx.tables, site, openings);
       const members = openings.filter((_, i) => joining[i]);
       if (!members.length) return openings.map(() => null);

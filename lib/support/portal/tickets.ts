@@ -7,7 +7,7 @@
 import { Site } from '../../wp/site';
 import { accountOwning } from '../tickets/customer-email';
 import { openTicket } from '../tickets/create';
-import { ticketListsAfterWrite, listTickets, TicketPage } from '../tickets/list';
+import { listTickets, TicketPage } from '../tickets/list';
 import { canSeeTicket, ticketNotFound } from '../tickets/policy';
 import { AddedReply, addReply } from '../tickets/reply';
 import { findTicket } from '../tickets/store';
@@ -31,7 +31,7 @@ export async function openPortalTicket(site: Site, customer: PortalCustomer, inp
   // Read before the write's transaction (which on SQLite holds the only connection).
   const account = await accountOwning(site, email);
   const name = account?.display_name || (await lastNameUsed(site, customer));
-  const ticketId = await writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx) => {
+  const ticketId = await writeSupport(site, {}, async (ctx) => {
     const opened = await openTicket(site, ctx, {
       subject: input.subject, body: input.message, source: 'portal', siteId: customer.site.siteId,
       customer: { userId: account?.ID ?? 0, name, email }, authorKind: 'customer',

@@ -15,7 +15,6 @@ import { Site } from '../../wp/site';
 import { checkFileCount } from '../tickets/attachments';
 import { openTicket } from '../tickets/create';
 import { accountOwning } from '../tickets/customer-email';
-import { ticketListsAfterWrite } from '../tickets/list';
 import { unprovenRequester } from '../tickets/requester';
 import { ticketNotFound } from '../tickets/policy';
 import { TICKET_SITE_META } from '../tickets/rows';
@@ -55,7 +54,7 @@ export async function openSiteTicket(site: Site, caller: SiteCaller, input: Site
   checkFileCount(files);
   const metadata = metadataToKeep(input.metadata);
   const customer = await requesterOf(site, caller, input);
-  const ticketId = await writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx) => {
+  const ticketId = await writeSupport(site, {}, async (ctx) => {
     const { ticketId: id } = await openTicket(site, ctx, {
       subject: input.subject, body: input.message, source: 'site', siteId: caller.site.siteId, files,
       customer: { ...customer, email: input.email },

@@ -3,7 +3,6 @@
  * team alert, and the request key, all in one transaction committed before the answer.
  */
 import { Site } from '../../wp/site';
-import { ticketListsAfterWrite } from './list';
 import { enqueueTeamAlert } from '../jobs/enqueue';
 import { Actor } from './actor';
 import { attachFiles, checkFileCount, fileFingerprints, saveFiles } from './attachments';
@@ -37,7 +36,7 @@ export async function createTicket(site: Site, actor: Actor, input: NewTicket): 
   const requestKey = input.requestKey
     ? { userId: actor.userId, scope: TICKET_SCOPE, key: input.requestKey, request: await requestOf(input) }
     : null;
-  const { id, replayed } = await writeSupport(site, { requestKey, invalidates: [ticketListsAfterWrite] }, async (ctx) => {
+  const { id, replayed } = await writeSupport(site, { requestKey }, async (ctx) => {
     const opened = await openTicket(site, ctx, {
       subject: input.subject, body: input.body, source: input.source, files: input.files,
       customer: { userId: actor.userId, name: actor.name, email: actor.email }, authorKind: actor.agent ? 'agent' : 'customer',

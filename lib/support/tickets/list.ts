@@ -8,7 +8,7 @@
 import { changeToken } from '../../wp/db/change-token';
 import { RevalidatingCache } from '../../wp/fresh-cache';
 import { Site } from '../../wp/site';
-import { WriteContext } from '../write';
+import { DeskPart, deskOf } from '../desk';
 import { Actor, seesAgentData } from './actor';
 import { LiveTicketList } from './list-live';
 import { TicketFilter } from './list-query';
@@ -33,13 +33,35 @@ export interface TicketPage {
 /** Rows of each search kept ready: pages 1-5 of the default page size. */
 const SEARCH_WINDOW = 100;
 
-interface ListState {
-  live: LiveTicketList;
-  searches: RevalidatingCache<string, Ticket[]>;
-  searchTotals: RevalidatingCache<string, number>;
+/** A site's ticket lists in this process: the live index, and the searches' first pages and totals. */
+class TicketLists {
+  readonly live: LiveTicketList;
+  readonly searches: RevalidatingCache<string, Ticket[]>;
+  readonly searchTotals: RevalidatingCache<string, number>;
+
+  constructor(site: Site) {
+    // Tickets and their meta live in posts and postmeta: unchanged tables prove a cached search still right.
+    const token = changeToken(site.db, [site.db.tables.posts, site.db.tables.postmeta]);
+    this.live = new LiveTicketList(site);
+    this.searches = new RevalidatingCache({ token, name: 'ticket_search' });
+    this.searchTotals = new RevalidatingCache({ token, name: 'ticket_search' });
+  }
+
+  /** After this process wrote tickets: its lists show them once this resolves. */
+  async afterWrite(tickets: Iterable<number>): Promise<void> {
+    this.searches.invalidate();
+    this.searchTotals.invalidate();
+    await this.live.afterWrite(tickets);
+  }
 }
 
-const states = new WeakMap<Site, ListState>();
+const ticketLists: DeskPart<TicketLists> = {
+  name: 'ticket lists',
+  make: (site) => new TicketLists(site),
+  afterWrite: async (lists, written) => {
+    if (written.tickets?.size) await lists.afterWrite(written.tickets);
+  },
+};
 
 export async function listTickets(site: Site, actor: Actor, query: ListQuery): Promise<TicketPage> {
   const filter: TicketFilter = {
@@ -57,16 +79,8 @@ export async function listTickets(site: Site, actor: Actor, query: ListQuery): P
   return { ...page, totalPages: Math.ceil(page.total / query.perPage) };
 }
 
-/** After this process wrote tickets (writeSupport's `invalidates`): its lists show them once this resolves. */
-export async function ticketListsAfterWrite(site: Site, written: Pick<WriteContext, 'changedTickets'>): Promise<void> {
-  const state = states.get(site);
-  state?.searches.invalidate();
-  state?.searchTotals.invalidate();
-  await state?.live.afterWrite(written.changedTickets);
-}
-
 async function indexPage(site: Site, filter: TicketFilter, query: ListQuery): Promise<Omit<TicketPage, 'totalPages'>> {
-  const { live } = stateOf(site);
+  const { live } = deskOf(site).get(ticketLists);
   const matches = (await live.fresh()).matches(filter);
   const first = (query.page - 1) * query.perPage;
   const ids = Array.from(matches.subarray(first, first + query.perPage));
@@ -74,7 +88,7 @@ async function indexPage(site: Site, filter: TicketFilter, query: ListQuery): Pr
 }
 
 async function searchPage(site: Site, filter: TicketFilter, query: ListQuery): Promise<Omit<TicketPage, 'totalPages'>> {
-  const { searches, searchTotals } = stateOf(site);
+  const { searches, searchTotals } = deskOf(site).get(ticketLists);
   const key = searchKey(filter);
   const first = (query.page - 1) * query.perPage;
   const [tickets, total] = await Promise.all([
@@ -91,15 +105,4 @@ function searchKey(filter: TicketFilter): string {
   const { viewer, ...rest } = filter;
   const who = viewer.agent ? (filter.assignment === 'mine' ? `agent:${viewer.userId}` : 'agents') : `customer:${viewer.userId}:${viewer.email}`;
   return JSON.stringify([who, rest]);
-}
-
-function stateOf(site: Site): ListState {
-  let found = states.get(site);
-  if (!found) {
-    // Tickets and their meta live in posts and postmeta: unchanged tables prove a cached search still right.
-    const token = changeToken(site.db, [site.db.tables.posts, site.db.tables.postmeta]);
-    found = { live: new LiveTicketList(site), searches: new RevalidatingCache({ token, name: 'ticket_search' }), searchTotals: new RevalidatingCache({ token, name: 'ticket_search' }) };
-    states.set(site, found);
-  }
-  return found;
 }

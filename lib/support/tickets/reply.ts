@@ -5,7 +5,6 @@
  */
 import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
-import { ticketListsAfterWrite } from './list';
 import { enqueueJob, enqueueTeamAlert } from '../jobs/enqueue';
 import { Actor } from './actor';
 import { attachFiles, checkFileCount, fileFingerprints } from './attachments';
@@ -39,7 +38,7 @@ export async function addReply(site: Site, actor: Actor, ticketId: number, input
     ? { userId: actor.userId, scope: replyScope(ticketId), key: input.requestKey, request: await requestOf(input) }
     : null;
   const { id, replayed } = await writeSupport(site, {
-    requestKey, invalidates: [ticketListsAfterWrite], check: (ctx) => visibleTicket(site, actor, ticketId, ctx),
+    requestKey, check: (ctx) => visibleTicket(site, actor, ticketId, ctx),
   }, async (ctx, ticket) => {
     await advanceVersion(ctx, ticketId, input.version);
     // Only the ticket's own customer reaches it here, signed in or through the portal: their address is proven.

@@ -4,7 +4,6 @@
  */
 import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
-import { ticketListsAfterWrite } from './list';
 import { readSettings } from '../settings';
 import { Actor } from './actor';
 import { canSeeTicket, checkEditableFields, checkStatusMove, staleVersion, ticketNotFound } from './policy';
@@ -28,7 +27,7 @@ export async function updateTicket(site: Site, actor: Actor, ticketId: number, c
   const fields = (['status', 'priority', 'assignee'] as const).filter((f) => changes[f] !== undefined);
   const fieldError = checkEditableFields(actor, fields);
   if (changes.assignee) await checkAssignee(site, changes.assignee);
-  await writeSupport(site, { invalidates: [ticketListsAfterWrite] }, async (ctx) => {
+  await writeSupport(site, {}, async (ctx) => {
     const ticket = await findTicket(site.db, ticketId, ctx.trx);
     if (!ticket || !canSeeTicket(actor, ticket)) throw ticketNotFound();
     if (fieldError) throw fieldError;

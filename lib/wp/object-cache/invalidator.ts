@@ -11,3 +11,6 @@ export interface ObjectCacheInvalidator {
   invalidate(changes: WordPressChanges): Promise<void>;
   close(): Promise<void>;
 }
+
+export { redisInvalidator, type RedisCacheConfig } from './redis';
+export { memcachedInvalidator, type MemcachedCacheConfig } from './memcached';

@@ -11,6 +11,7 @@ import request from 'supertest';
 import { createProduct } from '../../../lib/support/changelogs/admin';
 import { PREVIEW_BUDGET_MS } from '../../../lib/support/changelogs/preview';
 import { Product } from '../../../lib/support/changelogs/store';
+import { parseOutgoingAllow } from '../../../lib/wp/http/outgoing-allow';
 import { API, as } from '../../harness/support';
 import { Listening, listen } from '../../harness/http';
 import { OracleSite, openOracle, phpConnection } from '../../harness/oracle';
@@ -57,9 +58,10 @@ describe('changelogs: notes built to be slow to render', function () {
   let product: Product;
 
   before(async () => {
-    oracle = await openOracle();
     const releases = Object.entries(SLOW_NOTES).map(([version, body]) => ({ tag_name: `v${version}`, name: version, body, published_at: '2026-03-01T00:00:00Z', draft: false, prerelease: false }));
     server = await listen((_req, res) => void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(releases)));
+    // The source is a loopback server: allowed by name, as a site with an internal source would.
+    oracle = await openOracle({ outgoingAllow: parseOutgoingAllow(`127.0.0.1:${new URL(server.url).port}`) });
     product = await createProduct(oracle.site, { name: 'Slow', slug: 'slow', source: `${server.url}/releases`, kind: 'github' });
     const synced = await as(oracle.app, 'manager1').post(`${API}/changelogs/admin/${product.postId}/sync`);
     assert.equal(synced.status, 200, synced.text);

@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { forgetDocIndex } from '../../../lib/support/docs/search-index';
 import { insertDocs } from '../../../lib/support/docs/store';
 import { FakeProvider, startFakeProvider } from '../../harness/chat-provider';
 import { TestSite, openTestSite, setSupportSettings } from '../../harness/outbound';
@@ -19,7 +18,7 @@ describe('support/v1 chat admin', function () {
   before(async () => {
     fake = await startFakeProvider();
     t = await openTestSite({ oracle: true });
-    await insertDocs(t.site, Array.from({ length: 60 }, (_, i) => ({ slug: `guide-${i}`, title: `Guide ${i}`, content: `<h2>Step</h2><p>Do thing ${i}.</p>`, collections: ['guides'] })), { invalidates: [forgetDocIndex] });
+    await insertDocs(t.site, Array.from({ length: 60 }, (_, i) => ({ slug: `guide-${i}`, title: `Guide ${i}`, content: `<h2>Step</h2><p>Do thing ${i}.</p>`, collections: ['guides'] })));
   });
   after(async () => {
     await t?.close();

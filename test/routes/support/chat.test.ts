@@ -13,7 +13,6 @@ import { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createParser } from 'eventsource-parser';
 import { createApp } from '../../../lib/app';
-import { forgetDocIndex } from '../../../lib/support/docs/search-index';
 import { insertDocs } from '../../../lib/support/docs/store';
 import { createConnectedSite } from '../../../lib/support/sites/admin';
 import { eventually } from '../../harness/eventually';
@@ -56,7 +55,7 @@ describe('support/v1 chat', function () {
     fake = await startFakeProvider();
     t = await openTestSite({ oracle: true });
     await t.site.options.update('permalink_structure', '/%postname%/');
-    await insertDocs(t.site, CHAT_DOCS, { invalidates: [forgetDocIndex] });
+    await insertDocs(t.site, CHAT_DOCS);
     await createConnectedSite(t.site, { name: 'Shop', origins: [SHOP], docCollections: ['account', 'billing', 'setup'] });
     await createConnectedSite(t.site, { name: 'Billing portal', origins: [BILLING], docCollections: ['billing'] });
     api = t.app.listen(0, '127.0.0.1');

@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { Knex } from 'knex';
-import { forgetDocIndex } from '../../../lib/support/docs/search-index';
 import { insertDocs } from '../../../lib/support/docs/store';
 import { eventually } from '../../harness/eventually';
 import { FakeProvider, startFakeProvider } from '../../harness/chat-provider';
@@ -44,7 +43,7 @@ describe('password-protected docs', function () {
         content: '<h2>Rates</h2><p>Partners pay the zanzibar rate: a flamingo discount of forty percent on courier fees.</p>',
       },
       { slug: 'roadmap', title: 'Beta roadmap', content: '<h2>Spring</h2><p>The quokka release ships in spring with courier tracking.</p>', collections: ['help'] },
-    ], { invalidates: [forgetDocIndex] });
+    ]);
     // Protected before anything was indexed or learned.
     await setPassword(vault, 'partners-2026');
     await setSupportSettings(t.site, { chat_enabled: true, chat_base_url: fake.baseUrl, chat_model: 'ok', chat_api_key: 'sk-test-key' });

@@ -9,7 +9,6 @@ import { Express } from 'express';
 import { createApp } from '../../../lib/app';
 import { FEEDBACK_META, VOTES_PER_HOUR } from '../../../lib/support/docs/feedback';
 import { SEARCHES_PER_MINUTE } from '../../../routes/support/docs';
-import { forgetDocIndex } from '../../../lib/support/docs/search-index';
 import { insertDocs } from '../../../lib/support/docs/store';
 import { createConnectedSite } from '../../../lib/support/sites/admin';
 import { postMetaFor, singleMetaValues } from '../../../lib/wp/posts';
@@ -40,7 +39,7 @@ describe('support/v1 docs', function () {
       { slug: 'faq', title: 'Frequently asked questions', excerpt: 'Answers to <strong>common</strong> questions.', content: '<p>Long answers follow.</p>', collections: ['basics', 'billing'] },
       { slug: 'secret-draft', title: 'Unreleased feature', content: 'Not yet.', status: 'draft', collections: ['basics'] },
       ...Array.from({ length: 12 }, (_, i) => ({ slug: `widget-${i}`, title: `Widget guide ${i}`, content: `All about widgets, part ${i}.`, collections: ['widgets'] })),
-    ], { invalidates: [forgetDocIndex] });
+    ]);
   });
   after(async () => {
     await t?.close();

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { IssuedCredentials } from '../../../lib/support/mailboxes/admin';
 import { uploadsDirOf } from '../../../lib/support/tickets/attachments';
+import { withBoundedHeader } from '../../../lib/support/inbound/parse';
 import { addTestMailbox, inboundPost, postMeta, relayPost } from '../../harness/mail';
 import { API, as } from '../../harness/support';
 import { OracleSite, openOracle } from '../../harness/oracle';
@@ -213,6 +214,45 @@ describe('mail built to hurt', function () {
       assert.equal(postmark.status, 422, postmark.text);
       assert.deepEqual(postmark.body.data.missing, ['From']);
       assert.deepEqual(await conversation(ticketId), before);
+    });
+  });
+
+  describe('a top header block larger than 64 KiB', function () {
+    /** The sender's ticket as agents read it, and the message kept whole. */
+    async function openedBy(res: { status: number; text: string; body: { outcome: string; ticket_id: number; receipt_id: string } }): Promise<Record<string, unknown>> {
+      assert.equal(res.status, 202, res.text);
+      assert.equal(res.body.outcome, 'ticket_created');
+      return (await as(oracle.app, 'agent1').get(`${API}/tickets/${res.body.ticket_id}`)).body;
+    }
+
+    it('opens the sender\'s ticket when 1.2 MiB of other header lines come first (the parser refused the message before)', async () => {
+      const junk = Array.from({ length: 40_000 }, (_, i) => `X-Junk-${i % 7}: ${'j'.repeat(20)}`);
+      const res = await relayPost(oracle.app, oracle.site, mailbox, rawMessage([...junk, 'From: Customer Two <customer2@example.test>', 'Subject: Behind the junk'], 'Still readable.'));
+      const ticket = await openedBy(res);
+      assert.deepEqual([ticket.customer_email, ticket.subject], ['customer2@example.test', 'Behind the junk']);
+      assert.match(JSON.stringify(ticket), /Still readable\./);
+    });
+
+    it('reads a 900 KB Cc of quotes only to its bounds, and keeps the whole message as received', async () => {
+      const raw = rawMessage(['From: Customer Two <customer2@example.test>', `Cc: ${'"a"a'.repeat(225_000)}`, 'Subject: Wide copy']);
+      const res = await relayPost(oracle.app, oracle.site, mailbox, raw);
+      const ticket = await openedBy(res);
+      assert.deepEqual([ticket.customer_email, ticket.subject], ['customer2@example.test', 'Wide copy']);
+      const messageId = Number((await receiptOf(res.body.receipt_id)).message_id);
+      const kept = await oracle.site.db.knex('wp_posts').where({ post_parent: messageId, post_type: 'attachment' }).first();
+      assert.ok(kept, 'the original message is kept');
+      const file = fs.readFileSync(`${uploadsDirOf(oracle.site.config)}/${(await postMeta(oracle.site, Number(kept.ID)))._wp_attached_file}`);
+      assert.ok(file.equals(raw), 'original.eml holds the message byte for byte');
+    });
+
+    it('keeps the thread\'s root and latest IDs of a References cut to its bounds', () => {
+      const ids = Array.from({ length: 20_000 }, (_, i) => `<${i}@r.test>`);
+      const bounded = withBoundedHeader(rawMessage(['From: a@b.test', foldedIds('References', ids)])).toString('latin1');
+      assert.ok(bounded.length < 16 * 1024, `${bounded.length} bytes`);
+      assert.match(bounded, /References: <0@r\.test> <1@r\.test>/);
+      assert.match(bounded, /<19998@r\.test> <19999@r\.test>\r\n/);
+      assert.match(bounded, /^From: a@b\.test\r\n/);
+      assert.match(bounded, /\r\n\r\nHello from the test\.\r\n$/);
     });
   });
 });

@@ -9,7 +9,7 @@ import { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../../../lib/app';
 import { SeededDemo, demoFixture, seedDemoSite } from '../../../lib/demo/seed';
-import { ticketListsAfterWrite } from '../../../lib/support/tickets/list';
+import { deskOf } from '../../../lib/support/desk';
 import { fixedClock, unixSeconds } from '../../../lib/wp/clock';
 import { createSession, generateAuthCookie } from '../../../lib/wp/auth/cookies';
 import { mysqlDateTime } from '../../../lib/wp/dates';
@@ -94,7 +94,7 @@ describe('support tickets owned by customer email (demo site)', function () {
     });
     // Written as PHP would write it; the lists would notice within the 2-second freshness bound
     // (tested on its own), and these tests are about ownership, so they do not wait it out.
-    await ticketListsAfterWrite(site, { changedTickets: new Set([id]) });
+    await deskOf(site).afterWrite({ tickets: new Set([id]) });
     return id;
   };
 

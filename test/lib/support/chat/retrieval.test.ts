@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { chunkDoc, learnBatch, learningProgress, retrieveSources } from '../../../../lib/support/chat/retrieval';
-import { forgetDocIndex } from '../../../../lib/support/docs/search-index';
+import { deskOf } from '../../../../lib/support/desk';
 import { insertDocs } from '../../../../lib/support/docs/store';
 import { CHAT_DOCS, CHAT_QUESTIONS, OFF_TOPIC } from '../../../harness/chat-docs';
 import { TestSite, openTestSite } from '../../../harness/outbound';
@@ -16,7 +16,7 @@ describe('chat retrieval', function () {
   let ids: number[];
   before(async () => {
     t = await openTestSite();
-    ids = await insertDocs(t.site, CHAT_DOCS, { invalidates: [forgetDocIndex] });
+    ids = await insertDocs(t.site, CHAT_DOCS);
   });
   after(async () => { await t?.close(); });
 
@@ -69,18 +69,19 @@ describe('chat retrieval', function () {
     await t.site.db.knex('wp_posts').where({ ID: refunds }).update({
       post_content: '<p>Refunds are given as store credit for the zebra plan.</p>', post_modified_gmt: '2030-01-01 00:00:00',
     });
-    forgetDocIndex(t.site);
+    // Written behind the desk's back; it is told as one of this process's doc writes would tell it.
+    await deskOf(t.site).afterWrite({ docs: new Set([refunds]) });
     assert.equal((await retrieveSources(t.site, 'zebra store credit'))[0]?.url, 'http://127.0.0.1:8081/docs/refunds/');
     await pause();
     await t.site.db.knex('wp_posts').where({ ID: refunds }).update({ post_status: 'draft', post_modified_gmt: '2030-01-01 00:00:01' });
-    forgetDocIndex(t.site);
+    await deskOf(t.site).afterWrite({ docs: new Set([refunds]) });
     assert.deepEqual(await retrieveSources(t.site, 'zebra store credit'), []);
   });
 
   it('learns in batches on a fresh site, then reports nothing left', async () => {
     const fresh = await openTestSite();
     try {
-      await insertDocs(fresh.site, Array.from({ length: 120 }, (_, i) => ({ slug: `doc-${i}`, title: `Doc ${i}`, content: `<h2>Part</h2><p>Text ${i}.</p>`, collections: ['x'] })), { invalidates: [forgetDocIndex] });
+      await insertDocs(fresh.site, Array.from({ length: 120 }, (_, i) => ({ slug: `doc-${i}`, title: `Doc ${i}`, content: `<h2>Part</h2><p>Text ${i}.</p>`, collections: ['x'] })));
       assert.deepEqual(await learningProgress(fresh.site), { docs: 120, learned: 0, left: 120, passages: 0 });
       assert.deepEqual(await learnBatch(fresh.site), { docs: 120, learned: 50, left: 70, passages: 50, chunked: 50, dropped: 0 });
       await learnBatch(fresh.site);

@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { forgetDocIndex } from '../../../../lib/support/docs/search-index';
 import { insertDocs } from '../../../../lib/support/docs/store';
 import { createConnectedSite } from '../../../../lib/support/sites/admin';
 import { RANKING_DOCS, RANKING_QUERIES, RANKING_SITES } from '../../../fixtures/docs/corpus';
@@ -18,7 +17,7 @@ describe('docs search ranking (110 docs, the corpus queries)', function () {
 
   before(async () => {
     t = await openTestSite();
-    const ids = await insertDocs(t.site, RANKING_DOCS, { invalidates: [forgetDocIndex] });
+    const ids = await insertDocs(t.site, RANKING_DOCS);
     ids.forEach((id, i) => slugOf.set(id, RANKING_DOCS[i]!.slug));
     for (const [name, collections] of Object.entries(RANKING_SITES)) {
       siteIds[name] = (await createConnectedSite(t.site, { name, origins: [], docCollections: [...collections] })).site.siteId;

@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { docIndex, forgetDocIndex } from '../../../../lib/support/docs/search-index';
+import { deskOf } from '../../../../lib/support/desk';
+import { docSearchIndex } from '../../../../lib/support/docs/search-index';
 import { MAX_EXPANSIONS, MAX_QUERY_WORDS, queryTerms, rankDocs } from '../../../../lib/support/docs/search';
 import { insertDocs } from '../../../../lib/support/docs/store';
 import { foldTerm, tokenizeText } from '../../../../lib/support/docs/text';
@@ -26,7 +27,7 @@ describe('docs search bounds', function () {
       { slug: 'widget', title: 'Widget colours', content: 'Pick the launcher colour.', collections: ['setup'] },
       // One word for each of 60 codes: `zyx` stands for more words than a prefix may.
       { slug: 'codes', title: 'Error codes', content: Array.from({ length: MAX_EXPANSIONS + 10 }, (_, i) => `zyx${i}`).join(' '), collections: ['setup'] },
-    ], { invalidates: [forgetDocIndex] });
+    ]);
   });
   after(async () => {
     await t?.close();
@@ -54,7 +55,7 @@ describe('docs search bounds', function () {
   });
 
   it('parses and ranks a query in time about linear in its length', async () => {
-    const index = docIndex(t.site);
+    const index = deskOf(t.site).get(docSearchIndex);
     await index.ready();
     const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i} café`).join(' ');
     assertAboutLinear('docs query parsing', () => queryTerms(tokenizeText(foldTerm(words(2_000)))), () => queryTerms(tokenizeText(foldTerm(words(32_000)))));

@@ -1,0 +1,69 @@
+/**
+ * The support desk of one site in this process: the one owner of the desk's per-site state (the
+ * ticket lists, the docs search index and its sites' collections, the chat passage index and callers,
+ * the storage recheck, the mail opening batches). Each area declares its piece as a DeskPart beside
+ * the class that holds it; the desk makes each piece on first use and tells those made what every
+ * committed write of this process changed (writeSupport() in ./write.ts), so no caller names the
+ * caches its write makes stale. The desk imports no area: every area can import it without a circle.
+ *
+ * Nothing it holds needs closing: pieces are memory only (no timers, threads or connections), and go
+ * with the Site when it is dropped.
+ */
+import { Site } from '../wp/site';
+
+/** What a committed write of this process changed, as the desk's pieces need it. */
+export interface DeskWrite {
+  /** Tickets the write inserted or touched. */
+  tickets?: ReadonlySet<number>;
+  /** Docs the write inserted or changed (their posts or collections). */
+  docs?: ReadonlySet<number>;
+}
+
+/** One area's piece of the desk: how it is made, and how it follows this process's writes. */
+export interface DeskPart<S> {
+  /** How logs name the piece. */
+  name: string;
+  make(site: Site, desk: SupportDesk): S;
+  /** Told after each committed write, before the write answers. */
+  afterWrite?(state: S, written: DeskWrite): void | Promise<void>;
+}
+
+export class SupportDesk {
+  private readonly states = new Map<DeskPart<unknown>, unknown>();
+
+  constructor(private readonly site: Site) {}
+
+  /** The site's state of `part`, made on first use. */
+  get<S>(part: DeskPart<S>): S {
+    if (!this.states.has(part)) this.states.set(part, part.make(this.site, this));
+    return this.states.get(part) as S;
+  }
+
+  /**
+   * After a write of this process committed: every state made so far follows it. One that fails
+   * is logged and left to its own freshness bound; the write is stored and must still be answered.
+   */
+  async afterWrite(written: DeskWrite): Promise<void> {
+    for (const [part, state] of [...this.states]) {
+      try {
+        await part.afterWrite?.(state, written);
+      } catch (err) {
+        this.site.logger.warn('support desk: a cache could not follow a write', { cache: part.name, error: String(err) });
+      }
+    }
+  }
+
+  /** Drops every state: each is made again, from the database, on its next use. */
+  reset(): void {
+    this.states.clear();
+  }
+}
+
+const desks = new WeakMap<Site, SupportDesk>();
+
+/** The site's support desk in this process. */
+export function deskOf(site: Site): SupportDesk {
+  let desk = desks.get(site);
+  if (!desk) desks.set(site, (desk = new SupportDesk(site)));
+  return desk;
+}
