@@ -78,6 +78,21 @@ describe('every write reports what it changed in WordPress\'s tables', function 
       assert.ok(changed.posts.some((line) => line.startsWith(`${ticket.id} svc_ticket parent=0`)), changed.posts.join('\n'));
     });
 
+    it('is told after the commit: a listener reading through another connection sees the rows it is told of', async () => {
+      const seen: Array<string | undefined> = [];
+      const stop = oracle.site.changes.subscribe(async (c) => {
+        for (const post of c.posts.values()) {
+          seen.push((await oracle.site.db.knex('wp_posts').where({ ID: post.id }).first('post_type'))?.post_type);
+        }
+      });
+      try {
+        ok(await as(oracle.app, 'customer1').post(`${API}/tickets`).send({ subject: 'Committed?', body: 'Hello' }), 201);
+      } finally {
+        stop();
+      }
+      assert.deepEqual(seen.sort(), ['svc_message', 'svc_ticket']);
+    });
+
     it('an update: status, priority and assignee', async () => {
       const { result } = await check(async () => ok(await as(oracle.app, 'agent1').patch(`${API}/tickets/${ticket.id}`).send({ version: ticket.version, status: 'waiting', priority: 'urgent', assignee: 2 })));
       ticket.version = result.body.version;
