@@ -25,6 +25,7 @@ const PHP_PIECES = [
   '__DIR__', '<<<EOT\n', "<<<'N'\n", '<<<"Q"\n', '\nEOT', '\n  EOT;\n', 'N;', '/*', '*/', '//', '#', '\n', '\r\n', ' ', '\t',
   "if ( ! defined( 'X' ) ) {", '\\define(', '->define(', '::define(', 'function define(', 'new define(', "'localhost:/tmp/s'",
   "'[::1]:3306'", "':::'", "'::zz'", '"\\x41\\u{1F600}\\101\\e"', '"\\u{110000}"', 'é', '\u0000', 'put your unique phrase here',
+  'array(', '=>', 'dirname(', '__FILE__', '$memcached_servers', "define( 'WP_REDIS_GLOBAL_GROUPS', ", "define( 'ABSPATH', ",
 ];
 
 const soup = (max: number, min = 0) => fc.array(fc.constantFrom(...PHP_PIECES), { minLength: min, maxLength: max }).map((p) => p.join(''));
