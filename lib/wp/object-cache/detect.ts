@@ -87,33 +87,37 @@ function contentDir(read: ConfigReader): string | ObjectCacheSetting {
 }
 
 function redisFromConfig(read: ConfigReader, site: SiteKeyInputs): ObjectCacheSetting {
-  if (read.truthy('WP_REDIS_DISABLED')) return { kind: 'none' };
+  const disabled = read.truthy('WP_REDIS_DISABLED');
+  if (isUnknown(disabled)) return disabled;
+  if (disabled) return { kind: 'none' };
   const topology = REDIS_TOPOLOGIES.find((name) => read.defined(name));
   if (topology) return { kind: 'unknown', reason: `the Redis Object Cache uses ${topology}, which only a single Redis server setting covers (install the PHP companion)` };
-  const scheme = read.string('WP_REDIS_SCHEME') ?? 'tcp';
-  const host = read.string('WP_REDIS_HOST') ?? '127.0.0.1';
-  const socket = read.string('WP_REDIS_PATH');
-  const port = read.number('WP_REDIS_PORT') ?? 6379;
-  const database = read.number('WP_REDIS_DATABASE') ?? 0;
-  const credentials = redisCredentials(read);
-  const prefix = read.defined('WP_REDIS_PREFIX') ? read.string('WP_REDIS_PREFIX') : read.string('WP_CACHE_KEY_SALT') ?? '';
-  const timeout = read.number('WP_REDIS_TIMEOUT') ?? 1;
-  const readTimeout = read.number('WP_REDIS_READ_TIMEOUT') ?? 1;
-  const globalGroups = read.list('WP_REDIS_GLOBAL_GROUPS');
-  const ignoredGroups = read.list('WP_REDIS_IGNORED_GROUPS');
-  const unknown = [scheme, host, socket, port, database, credentials, prefix, timeout, readTimeout, globalGroups, ignoredGroups].find(isUnknown);
-  if (unknown) return unknown;
-  const kind = redisScheme(scheme as string);
-  if (!kind) return { kind: 'unknown', reason: `WP_REDIS_SCHEME "${scheme as string}" is none of tcp, tls, unix` };
-  if (kind === 'unix' && typeof socket !== 'string') return { kind: 'unknown', reason: 'WP_REDIS_SCHEME is unix but WP_REDIS_PATH is not defined' };
-  const setting: RedisCacheSetting = {
-    kind: 'redis', scheme: kind, host: host as string, port: port as number, database: database as number,
-    ...(kind === 'unix' ? { path: socket as string } : {}), ...(credentials as { username?: string; password?: string }),
-    timeoutSeconds: timeout as number, readTimeoutSeconds: readTimeout as number, prefix: prefix as string,
-    selectiveFlush: read.truthy('WP_REDIS_SELECTIVE_FLUSH'), globalGroups: globalGroups as string[], ignoredGroups: ignoredGroups as string[], ...site,
+  const values = {
+    scheme: read.string('WP_REDIS_SCHEME') ?? 'tcp',
+    host: read.string('WP_REDIS_HOST') ?? '127.0.0.1',
+    path: read.string('WP_REDIS_PATH'),
+    port: read.number('WP_REDIS_PORT') ?? 6379,
+    database: read.number('WP_REDIS_DATABASE') ?? 0,
+    credentials: redisCredentials(read),
+    prefix: (read.defined('WP_REDIS_PREFIX') ? read.string('WP_REDIS_PREFIX') : read.string('WP_CACHE_KEY_SALT')) ?? '',
+    timeoutSeconds: read.number('WP_REDIS_TIMEOUT') ?? 1,
+    readTimeoutSeconds: read.number('WP_REDIS_READ_TIMEOUT') ?? 1,
+    selectiveFlush: read.truthy('WP_REDIS_SELECTIVE_FLUSH'),
+    globalGroups: read.list('WP_REDIS_GLOBAL_GROUPS'),
+    ignoredGroups: read.list('WP_REDIS_IGNORED_GROUPS'),
   };
-  return setting;
+  const unknown = Object.values(values).find(isUnknown);
+  if (unknown) return unknown;
+  const known = values as Known<typeof values>;
+  const scheme = redisScheme(known.scheme);
+  if (!scheme) return { kind: 'unknown', reason: `WP_REDIS_SCHEME "${known.scheme}" is none of tcp, tls, unix` };
+  if (scheme === 'unix' && known.path === undefined) return { kind: 'unknown', reason: 'WP_REDIS_SCHEME is unix but WP_REDIS_PATH is not defined' };
+  const { path: socket, credentials, ...rest } = known;
+  return { kind: 'redis', ...rest, scheme, ...(scheme === 'unix' ? { path: socket } : {}), ...credentials, ...site };
 }
+
+/** Each value with its unknowable case (already ruled out) removed. */
+type Known<T> = { [K in keyof T]: Exclude<T[K], ObjectCacheSetting> };
 
 function redisScheme(scheme: string): RedisCacheSetting['scheme'] | undefined {
   const lower = scheme.toLowerCase();
@@ -201,12 +205,12 @@ class ConfigReader {
     return Number.isFinite(n) ? n : { kind: 'unknown', reason: `${name} is not a number` };
   }
 
-  /** PHP truthiness; a computed value counts as true (it is defined to something). */
-  truthy(name: string): boolean {
+  /** PHP truthiness (an array is true when not empty); undefined is false. */
+  truthy(name: string): boolean | ObjectCacheSetting {
     const v = this.scalar(name);
     if (v === undefined) return false;
-    if (isUnknown(v) || v instanceof Map) return true;
-    return phpTruthy(v as Exclude<WpConfigData, WpConfigArray>);
+    if (isUnknown(v)) return v;
+    return v instanceof Map ? v.size > 0 : phpTruthy(v);
   }
 
   /** An array constant of group names; absent or not an array: none (the drop-in checks is_array()). */

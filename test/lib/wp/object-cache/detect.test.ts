@@ -139,6 +139,7 @@ describe('lib/wp/object-cache: which object cache the site runs', () => {
     const alone = site('', {}, 'only-config/wp-config.php');
     assert.match((detect(alone) as { reason: string }).reason, /only-config\/wp-content is not there/);
     assert.deepEqual(detect(site(`define( 'WP_REDIS_DISABLED', true );`, { 'site/wp-content/object-cache.php': HEADERS.redis })), { kind: 'none' });
+    assert.equal(detect(site(`define( 'WP_REDIS_DISABLED', getenv( 'NO_REDIS' ) );`)).kind, 'unknown');
   });
 
   it('lets OBJECT_CACHE override what was detected, in each of its forms', () => {
