@@ -77,13 +77,20 @@ function detectBeside(cfg: WpConfigFile, site: SiteKeyInputs): Omit<ObjectCacheC
   return { setting: { kind: 'unknown', reason }, foundBy };
 }
 
-/** WP_CONTENT_DIR, else ABSPATH + wp-content, else beside wp-config.php; or why it cannot be known. */
+/**
+ * WP_CONTENT_DIR, else ABSPATH + wp-content, else beside wp-config.php; or why it cannot be known (a
+ * relative folder is relative to the PHP process's working directory, which Understudy cannot see).
+ */
 function contentDir(read: ConfigReader): string | ObjectCacheSetting {
   const content = read.string('WP_CONTENT_DIR');
-  if (content !== undefined) return content;
   const abspath = read.string('ABSPATH');
-  if (abspath !== undefined) return typeof abspath === 'string' ? path.join(abspath, 'wp-content') : abspath;
-  return path.join(path.dirname(path.resolve(read.cfg.file)), 'wp-content');
+  const dir = content !== undefined ? content : abspath !== undefined ? joined(abspath, 'wp-content') : path.join(path.dirname(path.resolve(read.cfg.file)), 'wp-content');
+  if (typeof dir === 'string' && !path.isAbsolute(dir)) return { kind: 'unknown', reason: `the content folder ${dir} is relative to PHP's working directory` };
+  return dir;
+}
+
+function joined(dir: string | ObjectCacheSetting, name: string): string | ObjectCacheSetting {
+  return typeof dir === 'string' ? path.join(dir, name) : dir;
 }
 
 function redisFromConfig(read: ConfigReader, site: SiteKeyInputs): ObjectCacheSetting {

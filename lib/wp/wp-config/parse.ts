@@ -38,8 +38,11 @@ import { phpToString } from './values';
 /** Global variables read besides `$table_prefix`: what object-cache drop-ins take from wp-config.php. */
 const READ_VARIABLES = new Set(['memcached_servers']);
 
-/** Parses wp-config.php source. `file` is only used to label the result. Never throws on odd PHP. */
-export function parseWpConfig(source: string, file: string): WpConfigFile {
+/**
+ * Parses wp-config.php source. `file` labels the result; `phpFile` is what PHP would see as `__FILE__`
+ * (default: `file` when absolute). Never throws on odd PHP.
+ */
+export function parseWpConfig(source: string, file: string, phpFile: string = file): WpConfigFile {
   const tokens = tokenize(source);
   const brackets = new Brackets(tokens);
   const constants: Record<string, WpConfigValue> = Object.create(null);
@@ -49,7 +52,7 @@ export function parseWpConfig(source: string, file: string): WpConfigFile {
   const topLevel = new Set<string>();
   const known = (name: string): WpConfigValue | undefined =>
     name in constants && !(name in dynamic) ? constants[name] : undefined;
-  const scope: EvaluationScope = { known, file: path.posix.isAbsolute(file) ? file : undefined };
+  const scope: EvaluationScope = { known, file: path.posix.isAbsolute(phpFile) ? phpFile : undefined };
 
   // `$table_prefix`: a top-level `=` always runs, so the last one wins and `.=` appends to it; a nested
   // `=` (inside some `{ … }`) only counts while nothing else has been recorded; a nested `.=` is ignored.
@@ -167,5 +170,6 @@ export function readWpConfig(file: string): WpConfigFile {
   } catch (e) {
     throw new Error(`${file}: cannot read wp-config file: ${(e as Error).message}`, { cause: e });
   }
-  return parseWpConfig(source, file);
+  // PHP's __FILE__ is the file's real path, symbolic links resolved.
+  return parseWpConfig(source, file, fs.realpathSync(file));
 }

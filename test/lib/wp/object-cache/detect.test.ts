@@ -104,6 +104,12 @@ describe('lib/wp/object-cache: which object cache the site runs', () => {
     assert.equal(detect(moved).kind, 'redis');
     const nested = site(`define( 'ABSPATH', dirname( __FILE__ ) . '/wordpress/' );`, { 'site/wordpress/wp-content/object-cache.php': HEADERS.memcached });
     assert.equal(detect(nested).kind, 'memcached');
+    // wp-config.php as a symbolic link to a shared file: PHP's __DIR__ is the real file's folder.
+    const shared = site('', { 'shared/wp-content/object-cache.php': HEADERS.redis, 'linked/wp-content/object-cache.php': HEADERS.pro }, 'shared/wp-config.php');
+    fs.symlinkSync(shared, path.join(root, 'linked/wp-config.php'));
+    assert.equal(detect(path.join(root, 'linked/wp-config.php')).kind, 'redis');
+    const relative = site(`define( 'WP_CONTENT_DIR', 'content' );`);
+    assert.match((detect(relative) as { reason: string }).reason, /content folder content is relative to PHP's working directory/);
   });
 
   it('says "unknown", with the drop-in\'s name, for any other drop-in, including another plugin named Memcached', () => {
