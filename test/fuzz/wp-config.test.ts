@@ -3,14 +3,15 @@
  * oracle's real wp-config.php cut, spliced and edited. Reading never throws (whatever the PHP), and
  * turning what was read into a site configuration either succeeds with usable values or fails with the
  * reader's own message, `<file>: missing …; cannot evaluate …; invalid …`, never with a TypeError or a
- * stack overflow. Reading takes time about linear in the file's size. Comments and blank space
- * between statements change nothing that is read.
+ * stack overflow. Choosing the object cache from what was read never throws. Reading takes time about
+ * linear in the file's size. Comments and blank space between statements change nothing that is read.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
+import { chooseObjectCache } from '../../lib/wp/object-cache/detect';
 import { WpConfigFile, parseWpConfig, readWpConfig, siteConfigFromWpConfig } from '../../lib/wp/wp-config';
 import { LONG, assertAboutLinear, params, preview, shown, testTimeout } from './settings';
 
@@ -77,12 +78,13 @@ function checkSiteConfig(parsed: WpConfigFile): void {
 describe('fuzz: the wp-config.php reader', function () {
   this.timeout(testTimeout(30_000));
 
-  it('reads any file without throwing; the site check succeeds or fails with its own message', () => {
+  it('reads any file without throwing; the site check succeeds or fails with its own message; the object cache is chosen', () => {
     const files = sourceArb.map((text) => shown({ text }, `wp-config.php ${preview(text)}`));
     fc.assert(fc.property(files, ({ text }) => {
       let parsed: WpConfigFile | undefined;
       assert.doesNotThrow(() => { parsed = parseWpConfig(text, FILE); }, `reading ${preview(text, 200)}`);
       checkSiteConfig(parsed as WpConfigFile);
+      assert.doesNotThrow(() => chooseObjectCache({ wpConfig: parsed, site: { tablePrefix: 'wp_', blogId: 1, multisite: false } }));
     }), params(250, 20_000));
   });
 
