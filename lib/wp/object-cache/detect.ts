@@ -67,7 +67,7 @@ function detectBeside(cfg: WpConfigFile, site: SiteKeyInputs): Omit<ObjectCacheC
   try {
     header = readDropInHeader(dropIn);
   } catch (err) {
-    return { setting: { kind: 'unknown', reason: `the drop-in ${dropIn} cannot be read: ${(err as Error).message}` }, foundBy: `the drop-in ${dropIn}` };
+    return { setting: { kind: 'unknown', reason: `the drop-in ${dropIn} cannot be read: ${(err as Error).message}` }, foundBy: `read from ${cfg.file}` };
   }
   const foundBy = `read from the drop-in ${dropIn} (Plugin Name: ${header.name ?? 'none'}${header.version ? `, Version: ${header.version}` : ''})`;
   const known = knownDropIn(header);
