@@ -6,6 +6,7 @@ import { jobsTable } from '../jobs/queue';
 import { JobWorker } from '../jobs/worker';
 import { Logger } from '../logger';
 import { checkSupportDeskAtStartup } from '../support/startup';
+import { reportObjectCache } from '../wp/object-cache/startup';
 import { Site } from '../wp/site';
 
 /**
@@ -15,10 +16,12 @@ import { Site } from '../wp/site';
 const MANY_TICKETS = 20_000;
 
 /**
- * The support desk's start-up checks (storage, the opt-in indexes). Its notice about missing indexes
- * is kept for a site with many tickets; everything else it says is passed on.
+ * The start-up checks: the object cache PHP reads through (one line, and whether it answers), then the
+ * support desk's (storage, the opt-in indexes), whose notice about missing indexes is kept for a site
+ * with many tickets; everything else it says is passed on.
  */
 export async function checkAtStartup(site: Site, logger: Logger): Promise<void> {
+  await reportObjectCache(site.objectCache, logger);
   const tickets = Number(((await site.db.knex(site.db.tables.posts).where({ post_type: 'svc_ticket' }).count({ n: '*' }))[0] as { n: number | string }).n);
   const told = tickets >= MANY_TICKETS ? logger : {
     ...logger,

@@ -7,7 +7,7 @@ import { AggregatorRegistry } from 'prom-client';
 import { Logger } from '../logger';
 import { metricsFromPrimary } from '../observability/cluster-metrics';
 import { FrontDoorOptions } from '../observability/front-door';
-import { Health, HealthCheck } from '../observability/health';
+import { Degradation, Health, HealthCheck } from '../observability/health';
 import { readJobFacts } from '../observability/job-facts';
 import { Metrics, MetricSources } from '../observability/metrics';
 import { startMetricsServer } from '../observability/metrics-server';
@@ -53,6 +53,11 @@ export async function observe(ctx: CliContext, runtime: RuntimeOptions, logger: 
     logger.info(`Metrics for Prometheus at ${started.url}`);
   }
   return { door, health, metrics, metricsServer, setSite: (opened) => { site = opened; } };
+}
+
+/** What leaves a server process serving but short of its promise: an object cache nothing keeps coherent. */
+export function degradations(site: Site): Record<string, Degradation> {
+  return { object_cache: () => site.objectCache.degradation() };
 }
 
 /** The readiness checks of a server process: database, storage, job queue. */

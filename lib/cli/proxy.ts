@@ -21,7 +21,7 @@ import { HttpLimits, PROXY_HTTP_LIMITS, loadHttpLimits } from './http-server';
 import { nginxCommand } from './nginx';
 import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, applyHeapGrowth, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
 import { checkAtStartup, stopWorker } from './lifecycle';
-import { observe, readinessChecks } from './observe';
+import { degradations, observe, readinessChecks } from './observe';
 import { bindThenOpen, closeServer, exitPromptly, stopRequested } from './serve';
 import { shadowStatusLines } from './shadow';
 
@@ -159,7 +159,7 @@ export async function startProxy(
   // CASE: not over a shadow-writes copy, whose jobs the PHP site has already done for real.
   await checkAtStartup(site, logger);
   const worker = routing.shadow.writes ? null : startJobWorker(site, { stopTimeoutMs: runtime.shutdownTimeoutMs });
-  seen.health.ready(readinessChecks(site));
+  seen.health.ready(readinessChecks(site), degradations(site));
   return {
     url,
     site,

@@ -22,7 +22,7 @@ import { runCluster, workerCount } from './cluster';
 import { CliContext, displayHost, line, openConfiguredSite } from './context';
 import { trackConnections } from './drain';
 import { checkAtStartup, stopWorker } from './lifecycle';
-import { observe, readinessChecks } from './observe';
+import { degradations, observe, readinessChecks } from './observe';
 import { HttpLimits, SERVE_HTTP_LIMITS, createHttpServer, loadHttpLimits } from './http-server';
 import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, applyHeapGrowth, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
 
@@ -82,7 +82,7 @@ export async function startServer(
   await checkAtStartup(bound.site, logger);
   // The job worker runs the jobs the routes queue, whichever plugin's (docs/outbound.md).
   const worker = startJobWorker(bound.site, { stopTimeoutMs: runtime.shutdownTimeoutMs });
-  seen.health.ready(readinessChecks(bound.site));
+  seen.health.ready(readinessChecks(bound.site), degradations(bound.site));
   return {
     url: bound.url,
     site: bound.site,

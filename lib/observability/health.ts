@@ -4,6 +4,8 @@
  * - GET /-/health/live: 200 while the process answers at all (also while starting and stopping).
  * - GET /-/health/ready: 200 when the database answers, the storage checks pass and the job queue is
  *   not stuck; 503 otherwise, and while starting or shutting down (so a balancer stops sending).
+ *   Ready but `degraded` (still 200, with a reason code each) when the site is served with a known
+ *   shortfall, such as a persistent object cache that Understudy cannot keep coherent.
  * Readiness is computed at most once a second however often it is asked, so it is cheap to poll.
  * The answer names each check and whether it passed; the reasons go to the log, never to the caller.
  */
@@ -16,6 +18,9 @@ export const READY_PATH = '/-/health/ready';
 /** A named readiness check: null when it passes, otherwise why not (logged, not shown). */
 export type HealthCheck = () => Promise<string | null>;
 
+/** A named shortfall that leaves the process serving: null when absent, else a reason code (shown). */
+export type Degradation = () => string | null;
+
 type Phase = 'starting' | 'ready' | 'stopping';
 
 const CACHE_MS = 1000;
@@ -24,14 +29,16 @@ const CHECK_TIMEOUT_MS = 2000;
 export class Health {
   private phase: Phase = 'starting';
   private checks: Record<string, HealthCheck> = {};
+  private degradations: Record<string, Degradation> = {};
   private last: { at: number; result: Promise<Record<string, boolean>> } | null = null;
   private readonly failing = new Set<string>();
 
   constructor(private readonly logger: Logger) {}
 
-  /** The site is open and answering: readiness now runs `checks`. */
-  ready(checks: Record<string, HealthCheck>): void {
+  /** The site is open and answering: readiness now runs `checks` and reports `degradations`. */
+  ready(checks: Record<string, HealthCheck>, degradations: Record<string, Degradation> = {}): void {
     this.checks = checks;
+    this.degradations = degradations;
     this.phase = 'ready';
   }
 
@@ -60,9 +67,23 @@ export class Health {
     }
     this.results().then((checks) => {
       const ok = Object.values(checks).every(Boolean);
-      send(res, ok ? 200 : 503, { status: ok ? 'ready' : 'not_ready', checks: Object.fromEntries(Object.entries(checks).map(([k, v]) => [k, v ? 'ok' : 'failed'])) });
+      const degraded = this.degraded();
+      const status = !ok ? 'not_ready' : degraded ? 'degraded' : 'ready';
+      send(res, ok ? 200 : 503, {
+        status, checks: Object.fromEntries(Object.entries(checks).map(([k, v]) => [k, v ? 'ok' : 'failed'])), ...(degraded ? { degraded } : {}),
+      });
     }, () => send(res, 503, { status: 'not_ready' }));
     return true;
+  }
+
+  /** The degradations present now, by name, or null. */
+  private degraded(): Record<string, string> | null {
+    const present: Record<string, string> = {};
+    for (const [name, reason] of Object.entries(this.degradations)) {
+      const code = reason();
+      if (code !== null) present[name] = code;
+    }
+    return Object.keys(present).length ? present : null;
   }
 
   private results(): Promise<Record<string, boolean>> {

@@ -1,7 +1,8 @@
 /**
  * Prometheus metrics (prom-client), per process: requests by route pattern, method and status,
  * their latency, and, read at scrape time, the job queue (depth, oldest due job, failed deliveries),
- * the caches' reloads and the proxy's shadow comparisons. Served only on a separate loopback port or behind a token
+ * the caches' reloads, PHP's persistent object cache (its kind and state, the invalidations' outcomes)
+ * and the proxy's shadow comparisons. Served only on a separate loopback port or behind a token
  * (front-door.ts), never publicly. Queue figures are the whole site's (the table is shared), so
  * under `--workers` they are aggregated with `max`, not summed.
  */
@@ -38,6 +39,7 @@ export class Metrics {
       labelNames: ['route', 'method'], buckets: LATENCY_BUCKETS, registers,
     });
     this.jobGauges(sources, registers);
+    this.objectCacheMetrics(sources, registers);
     if (sources.shadow) this.shadowGauges(sources.shadow, registers);
     new Counter({
       name: 'understudy_cache_reloads_total', help: 'Loads from the database by this process\'s caches of WordPress data (options, users, ticket index, searches), by cache.',
@@ -85,6 +87,26 @@ export class Metrics {
         const f = await facts();
         this.reset();
         for (const [kind, n] of Object.entries(f?.failedByKind ?? {})) this.set({ kind }, n);
+      },
+    });
+  }
+
+  private objectCacheMetrics(sources: MetricSources, registers: Registry[]): void {
+    new Gauge({
+      name: 'understudy_object_cache_info', help: 'PHP\'s persistent object cache: 1 for its kind (redis, memcached, companion, none, unknown) and state (ok, unreachable, uncovered, off).',
+      labelNames: ['kind', 'state'], registers, aggregator: 'max',
+      collect() {
+        this.reset();
+        const status = sources.site()?.objectCache;
+        if (status) this.set({ kind: status.setting.kind, state: status.state }, 1);
+      },
+    });
+    new Counter({
+      name: 'understudy_object_cache_invalidations_total', help: 'Writes\' invalidations of PHP\'s object cache, by result (ok, failed: left to the retries, uncovered: nothing could invalidate).',
+      labelNames: ['result'], registers,
+      collect() {
+        this.reset();
+        for (const [result, n] of sources.site()?.objectCache.invalidations() ?? []) this.inc({ result }, n);
       },
     });
   }

@@ -2,7 +2,8 @@
  * The one way the support desk writes: writeSupport() reads what the write needs from the site, runs
  * the work in one transaction (committed before anything is answered), claims the request key when
  * there is one, and once it has committed publishes what it changed in WordPress's tables
- * (site.changes) and tells the site's support desk (./desk.ts).
+ * (site.changes) and tells the site's support desk (./desk.ts). Nothing is written while writes are
+ * refused beside an object cache Understudy cannot keep coherent (OBJECT_CACHE_UNKNOWN).
  */
 import { Knex } from 'knex';
 import { writeWordPress } from '../wp/change-feed';
@@ -10,6 +11,7 @@ import { WordPressChanges } from '../wp/changes';
 import { unixSeconds } from '../wp/clock';
 import { siteDates } from '../wp/dates';
 import { Tables } from '../wp/db/tables';
+import { assertWritesAllowed } from '../wp/object-cache/status';
 import { Site } from '../wp/site';
 import { deskOf } from './desk';
 import { RequestKey, claimRequestKey, recordRequestResult, storedResult } from './request-keys';
@@ -83,6 +85,7 @@ async function writeOnce(site: Site, options: KeyedWriteOptions<unknown>, work: 
 }
 
 async function write<T>(site: Site, work: (ctx: WriteContext) => Promise<T>): Promise<T> {
+  assertWritesAllowed(site.objectCache);
   // What the write needs from the site is read BEFORE its transaction opens: on SQLite the transaction
   // holds the only connection, so an option read that missed the cache inside it would wait on itself.
   // Callers read anything else that does not go through `ctx.trx` before calling, for the same reason.

@@ -3,6 +3,7 @@
  * 1. WP_CONFIG_PATH: an existing site's wp-config.php, read without running PHP;
  * 2. environment variables with wp-config's names, or DATABASE_URL;
  * 3. nothing set: the embedded SQLite site in ./data, seeded with a demo site on first start.
+ * Then the persistent object cache PHP runs beside it (OBJECT_CACHE, else detected: object-cache/detect.ts).
  * This module is the only reader of process.env.
  */
 import fs from 'node:fs';
@@ -10,7 +11,9 @@ import path from 'node:path';
 import { DbTarget } from './db/database';
 import { OutgoingAllowance, parseOutgoingAllow } from './http/outgoing-allow';
 import { SALT_CONSTANTS, SaltConstants, generateSecret } from './salts';
-import { DbHostParts, connectionTarget, parseDbHost, readWpConfig, siteConfigFromWpConfig } from './wp-config';
+import { chooseObjectCache } from './object-cache/detect';
+import { ObjectCacheChoice } from './object-cache/setting';
+import { DbHostParts, WpConfigFile, connectionTarget, parseDbHost, readWpConfig, siteConfigFromWpConfig } from './wp-config';
 
 export type EnvironmentType = 'local' | 'development' | 'staging' | 'production';
 
@@ -34,6 +37,8 @@ export interface SiteConfig {
   smtpUrl?: string;
   /** OUTGOING_ALLOW: where outgoing requests (changelog sources) may go beyond public web ports (http/outgoing-allow.ts). */
   outgoingAllow?: OutgoingAllowance;
+  /** The persistent object cache PHP reads through, which writes must keep coherent; absent: none. */
+  objectCache?: ObjectCacheChoice;
 }
 
 export interface ServerConfig {
@@ -45,10 +50,12 @@ type Env = Record<string, string | undefined>;
 
 /** Resolves the site configuration from the environment (see the module comment for the order). */
 export function loadSiteConfig(env: Env = process.env, cwd: string = process.cwd()): SiteConfig {
-  const config = resolveSite(env, cwd);
+  const { config, wpConfig } = resolveSite(env, cwd);
+  const { tablePrefix, blogId, multisite } = config;
   return {
     ...config, uploadsDir: path.resolve(cwd, env.UPLOADS_DIR || path.join(config.dataDir, 'uploads')), smtpUrl: smtpUrlOf(env.SMTP_URL),
     outgoingAllow: parseOutgoingAllow(env.OUTGOING_ALLOW),
+    objectCache: chooseObjectCache({ wpConfig, site: { tablePrefix, blogId, multisite }, setting: env.OBJECT_CACHE, onUncovered: env.OBJECT_CACHE_UNKNOWN }),
   };
 }
 
@@ -58,12 +65,17 @@ function smtpUrlOf(value: string | undefined): string | undefined {
   return value;
 }
 
-function resolveSite(env: Env, cwd: string): SiteConfig {
+/** The site's configuration, and the wp-config.php it was read from, if any. */
+function resolveSite(env: Env, cwd: string): { config: SiteConfig; wpConfig?: WpConfigFile } {
   const dataDir = path.resolve(cwd, env.UNDERSTUDY_DATA_DIR || 'data');
   const environmentType = environmentTypeOf(env.WP_ENVIRONMENT_TYPE);
   if (env.WP_CONFIG_PATH) return fromWpConfig(path.resolve(cwd, env.WP_CONFIG_PATH), dataDir, env);
-  if (env.DATABASE_URL) return fromDatabaseUrl(env.DATABASE_URL, env, cwd, dataDir, environmentType);
-  if (env.DB_NAME || env.DB_HOST) return fromDbEnv(env, dataDir, environmentType);
+  if (env.DATABASE_URL) return { config: fromDatabaseUrl(env.DATABASE_URL, env, cwd, dataDir, environmentType) };
+  if (env.DB_NAME || env.DB_HOST) return { config: fromDbEnv(env, dataDir, environmentType) };
+  return { config: embedded(env, dataDir, environmentType) };
+}
+
+function embedded(env: Env, dataDir: string, environmentType: EnvironmentType): SiteConfig {
   const filename = path.join(dataDir, 'site.sqlite');
   return {
     source: 'embedded',
@@ -86,11 +98,11 @@ export function loadServerConfig(env: Env = process.env): ServerConfig {
   return { port, host: env.HOST || '127.0.0.1' };
 }
 
-function fromWpConfig(file: string, dataDir: string, env: Env): SiteConfig {
+function fromWpConfig(file: string, dataDir: string, env: Env): { config: SiteConfig; wpConfig: WpConfigFile } {
   const parsed = readWpConfig(file);
   const site = siteConfigFromWpConfig(parsed);
   const wpEnv = parsed.constants.WP_ENVIRONMENT_TYPE;
-  return {
+  const config: SiteConfig = {
     source: 'wp-config',
     description: `${file} (database ${site.db.database})`,
     db: { client: 'mysql', ...hostOf(site.db), user: site.db.user, password: site.db.password, database: site.db.database, charset: site.db.charset },
@@ -102,6 +114,7 @@ function fromWpConfig(file: string, dataDir: string, env: Env): SiteConfig {
     dataDir,
     seedDemo: false,
   };
+  return { config, wpConfig: parsed };
 }
 
 function fromDbEnv(env: Env, dataDir: string, environmentType: EnvironmentType): SiteConfig {

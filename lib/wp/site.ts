@@ -13,6 +13,7 @@ import { ChangeFeed } from './change-feed';
 import { Clock } from './clock';
 import { SiteConfig } from './config';
 import { Database } from './db/database';
+import { ObjectCacheStatus } from './object-cache/status';
 import { OptionStore } from './options';
 import { RateLimiter } from './rate-limit';
 import { Salts } from './salts';
@@ -33,6 +34,8 @@ export interface Site {
   rateLimiter: RateLimiter;
   /** WP: wp_mail(): SMTP when configured, else `.eml` files in <dataDir>/outbox. */
   mailer: Mailer;
+  /** The persistent object cache PHP reads through, and whether writes may go on beside it. */
+  objectCache: ObjectCacheStatus;
   /** WP: site_url(), untrailingslashed. */
   siteUrl(): Promise<string>;
   /** WP: home_url(), untrailingslashed. */
@@ -60,6 +63,7 @@ export function createSite(config: SiteConfig, db: Database, clock: Clock, logge
     mailer: createMailer({
       smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox'), logger, defaultFrom: async () => defaultSender(await homeUrl()),
     }),
+    objectCache: new ObjectCacheStatus(config.objectCache),
     siteUrl,
     homeUrl,
     async restUrl(path = '/') {

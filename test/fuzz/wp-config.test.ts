@@ -3,14 +3,15 @@
  * oracle's real wp-config.php cut, spliced and edited. Reading never throws (whatever the PHP), and
  * turning what was read into a site configuration either succeeds with usable values or fails with the
  * reader's own message, `<file>: missing …; cannot evaluate …; invalid …`, never with a TypeError or a
- * stack overflow. Reading takes time about linear in the file's size. Comments and blank space
- * between statements change nothing that is read.
+ * stack overflow. Choosing the object cache from what was read never throws. Reading takes time about
+ * linear in the file's size. Comments and blank space between statements change nothing that is read.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
+import { chooseObjectCache } from '../../lib/wp/object-cache/detect';
 import { WpConfigFile, parseWpConfig, readWpConfig, siteConfigFromWpConfig } from '../../lib/wp/wp-config';
 import { LONG, assertAboutLinear, params, preview, shown, testTimeout } from './settings';
 
@@ -25,6 +26,7 @@ const PHP_PIECES = [
   '__DIR__', '<<<EOT\n', "<<<'N'\n", '<<<"Q"\n', '\nEOT', '\n  EOT;\n', 'N;', '/*', '*/', '//', '#', '\n', '\r\n', ' ', '\t',
   "if ( ! defined( 'X' ) ) {", '\\define(', '->define(', '::define(', 'function define(', 'new define(', "'localhost:/tmp/s'",
   "'[::1]:3306'", "':::'", "'::zz'", '"\\x41\\u{1F600}\\101\\e"', '"\\u{110000}"', 'é', '\u0000', 'put your unique phrase here',
+  'array(', '=>', 'dirname(', '__FILE__', '$memcached_servers', "define( 'WP_REDIS_GLOBAL_GROUPS', ", "define( 'ABSPATH', ",
 ];
 
 const soup = (max: number, min = 0) => fc.array(fc.constantFrom(...PHP_PIECES), { minLength: min, maxLength: max }).map((p) => p.join(''));
@@ -76,12 +78,13 @@ function checkSiteConfig(parsed: WpConfigFile): void {
 describe('fuzz: the wp-config.php reader', function () {
   this.timeout(testTimeout(30_000));
 
-  it('reads any file without throwing; the site check succeeds or fails with its own message', () => {
+  it('reads any file without throwing; the site check succeeds or fails with its own message; the object cache is chosen', () => {
     const files = sourceArb.map((text) => shown({ text }, `wp-config.php ${preview(text)}`));
     fc.assert(fc.property(files, ({ text }) => {
       let parsed: WpConfigFile | undefined;
       assert.doesNotThrow(() => { parsed = parseWpConfig(text, FILE); }, `reading ${preview(text, 200)}`);
       checkSiteConfig(parsed as WpConfigFile);
+      assert.doesNotThrow(() => chooseObjectCache({ wpConfig: parsed, site: { tablePrefix: 'wp_', blogId: 1, multisite: false } }));
     }), params(250, 20_000));
   });
 
@@ -97,7 +100,7 @@ describe('fuzz: the wp-config.php reader', function () {
         const file = path.join(dir, 'wp-config.php');
         fs.writeFileSync(file, content);
         const read = readWpConfig(file);
-        assert.deepEqual(read, parseWpConfig(content.toString('utf8'), file));
+        assert.deepEqual(read, parseWpConfig(content.toString('utf8'), file, fs.realpathSync(file)));
       }), params(100, 3_000));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

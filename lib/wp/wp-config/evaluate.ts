@@ -1,10 +1,12 @@
 /**
- * The constant-expression evaluator for wp-config values: literals, `.`, arithmetic on numbers, parentheses
- * and constants already read. Anything it cannot compute without running PHP throws DynamicValue, which the
+ * The constant-expression evaluator for wp-config values: literals, `.`, arithmetic on numbers, parentheses,
+ * constants already read, array literals (`array( … )`, `[ … ]`) and the file's own place (`__FILE__`,
+ * `__DIR__`, `dirname()`). Anything it cannot compute without running PHP throws DynamicValue, which the
  * parser turns into a "dynamic" entry.
  */
+import path from 'node:path';
 import { Token } from './token';
-import { WpConfigValue } from './types';
+import { WpConfigArray, WpConfigData, WpConfigValue } from './types';
 import { phpToString } from './values';
 
 export class DynamicValue extends Error {}
@@ -15,11 +17,27 @@ export class DynamicValue extends Error {}
  */
 export const MAX_EXPRESSION_NESTING = 256;
 
+/** Where the expression is evaluated: the constants read so far and the absolute path of the file, if known. */
+export interface EvaluationScope {
+  known: (name: string) => WpConfigValue | undefined;
+  /** `__FILE__`; without it (a relative or unknown path) `__FILE__` and `__DIR__` are dynamic. */
+  file?: string;
+}
+
+/** Evaluates a scalar constant expression (see evaluateData); an array counts as dynamic. */
+export function evaluate(tokens: Token[], scope: EvaluationScope): WpConfigValue {
+  const value = evaluateData(tokens, scope);
+  if (value instanceof Map) throw new DynamicValue();
+  return value;
+}
+
 /**
- * Evaluates a constant expression made of literals, `.`, arithmetic on numbers, parentheses and known
- * constants. Throws DynamicValue for anything else.
+ * Evaluates a constant expression made of literals, `.`, arithmetic on numbers, parentheses, known
+ * constants, array literals of those, `__FILE__`, `__DIR__` and `dirname()`. Throws DynamicValue for
+ * anything else.
  */
-export function evaluate(tokens: Token[], known: (name: string) => WpConfigValue | undefined): WpConfigValue {
+export function evaluateData(tokens: Token[], scope: EvaluationScope): WpConfigData {
+  const { known, file } = scope;
   let pos = 0;
   let nesting = 0;
   const nest = (): void => {
@@ -27,20 +45,24 @@ export function evaluate(tokens: Token[], known: (name: string) => WpConfigValue
   };
   const peek = (): Token | undefined => tokens[pos];
   const isPunct = (text: string): boolean => peek()?.kind === 'punct' && peek()!.text === text;
-  const numeric = (v: WpConfigValue): number => {
+  const numeric = (v: WpConfigData): number => {
     if (typeof v !== 'number') throw new DynamicValue();
     return v;
   };
 
-  const concat = (): WpConfigValue => {
+  const scalar = (v: WpConfigData): WpConfigValue => {
+    if (v instanceof Map) throw new DynamicValue(); // PHP would print "Array" with a warning
+    return v;
+  };
+  const concat = (): WpConfigData => {
     let left = additive();
     while (isPunct('.')) {
       pos++;
-      left = phpToString(left) + phpToString(additive());
+      left = phpToString(scalar(left)) + phpToString(scalar(additive()));
     }
     return left;
   };
-  const additive = (): WpConfigValue => {
+  const additive = (): WpConfigData => {
     let left = multiplicative();
     while (isPunct('+') || isPunct('-')) {
       const op = tokens[pos++].text;
@@ -49,7 +71,7 @@ export function evaluate(tokens: Token[], known: (name: string) => WpConfigValue
     }
     return left;
   };
-  const multiplicative = (): WpConfigValue => {
+  const multiplicative = (): WpConfigData => {
     let left = unary();
     while (isPunct('*') || isPunct('/') || isPunct('%')) {
       const op = tokens[pos++].text;
@@ -62,7 +84,7 @@ export function evaluate(tokens: Token[], known: (name: string) => WpConfigValue
     }
     return left;
   };
-  const unary = (): WpConfigValue => {
+  const unary = (): WpConfigData => {
     if (isPunct('-') || isPunct('+')) {
       const op = tokens[pos++].text;
       nest();
@@ -72,7 +94,7 @@ export function evaluate(tokens: Token[], known: (name: string) => WpConfigValue
     }
     return primary();
   };
-  const primary = (): WpConfigValue => {
+  const primary = (): WpConfigData => {
     const t = tokens[pos++];
     if (!t) throw new DynamicValue();
     if (t.kind === 'string') return t.text;
@@ -85,20 +107,83 @@ export function evaluate(tokens: Token[], known: (name: string) => WpConfigValue
       nesting--;
       return v;
     }
+    if (t.kind === 'punct' && t.text === '[') return arrayLiteral(']');
     let ident = t;
     if (t.kind === 'punct' && t.text === '\\' && peek()?.kind === 'ident') ident = tokens[pos++];
-    if (ident.kind === 'ident' && !isPunct('(') && !isPunct('::') && !isPunct('\\')) {
+    if (ident.kind === 'ident' && isPunct('(')) return call(ident.text.toLowerCase());
+    if (ident.kind === 'ident' && !isPunct('::') && !isPunct('\\')) {
       const lower = ident.text.toLowerCase();
       if (lower === 'true') return true;
       if (lower === 'false') return false;
       if (lower === 'null') return null;
+      if (file !== undefined && ident.text === '__FILE__') return file;
+      if (file !== undefined && ident.text === '__DIR__') return path.posix.dirname(file);
       const v = known(ident.text);
       if (v !== undefined) return v;
     }
     throw new DynamicValue();
   };
+  /** `array( … )` and `dirname( path[, levels] )`, the only calls whose result needs no PHP. */
+  const call = (name: string): WpConfigData => {
+    pos++; // (
+    if (name === 'array') return arrayLiteral(')');
+    if (name !== 'dirname') throw new DynamicValue();
+    nest();
+    const [target, levels = 1] = callValues();
+    nesting--;
+    if (typeof target !== 'string' || typeof levels !== 'number' || !Number.isInteger(levels) || levels < 1) throw new DynamicValue();
+    let dir = target;
+    for (let i = 0; i < levels; i++) dir = path.posix.dirname(dir);
+    return dir;
+  };
+  /** Comma-separated values up to `)`, consumed. */
+  const callValues = (): WpConfigData[] => {
+    const values: WpConfigData[] = [];
+    while (!isPunct(')')) {
+      values.push(concat());
+      if (isPunct(',')) pos++;
+      else if (!isPunct(')')) throw new DynamicValue();
+    }
+    pos++;
+    return values;
+  };
+  /** An array literal's entries up to `close`, consumed, with PHP's key rules (see arrayKey). */
+  const arrayLiteral = (close: ')' | ']'): WpConfigArray => {
+    nest();
+    const entries: WpConfigArray = new Map();
+    let next = 0;
+    while (!isPunct(close)) {
+      let key: string | number | undefined;
+      let value = concat();
+      if (isPunct('=>')) {
+        pos++;
+        key = arrayKey(value);
+        value = concat();
+      }
+      key ??= next;
+      if (typeof key === 'number' && key >= next) next = key + 1;
+      entries.set(key, value);
+      if (isPunct(',')) pos++;
+      else if (!isPunct(close)) throw new DynamicValue();
+    }
+    pos++;
+    nesting--;
+    return entries;
+  };
 
   const value = concat();
   if (pos !== tokens.length) throw new DynamicValue();
   return value;
+}
+
+/** PHP's array key casts: decimal integer strings, floats and booleans become integers, null the empty string. */
+function arrayKey(key: WpConfigData): string | number {
+  if (key instanceof Map) throw new DynamicValue(); // "Illegal offset type"
+  if (typeof key === 'string') return /^(?:0|-?[1-9][0-9]{0,17})$/.test(key) && Number.isSafeInteger(Number(key)) ? Number(key) : key;
+  if (typeof key === 'number') {
+    if (!Number.isFinite(key)) throw new DynamicValue();
+    return Math.trunc(key);
+  }
+  if (typeof key === 'boolean') return key ? 1 : 0;
+  return '';
 }

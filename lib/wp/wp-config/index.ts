@@ -3,7 +3,7 @@
  * Understudy needs. The modules: tokenizer, evaluator, parser, DB_HOST handling and the site-config
  * checks; parse.ts describes what is understood.
  */
-export type { DbHostParts, WpConfigFile, WpConfigValue, WpDbConfig, WpSalts, WpSiteConfig } from './types';
+export type { DbHostParts, WpConfigArray, WpConfigData, WpConfigFile, WpConfigValue, WpDbConfig, WpSalts, WpSiteConfig } from './types';
 export { SALT_NAMES, PLACEHOLDER_PHRASE, siteConfigFromWpConfig } from './site-config';
 export { DEFAULT_MYSQL_SOCKETS, connectionTarget, parseDbHost, resolveLocalhostSocket } from './db-host';
 export { phpToString, phpTruthy } from './values';

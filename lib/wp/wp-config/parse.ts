@@ -11,6 +11,12 @@
  *   `null` (so `name in constants` answers PHP's `defined()`), and the PHP source of the value is kept in
  *   `dynamic[name]` so callers can tell a literal `null` from a value we could not compute.
  * - `$table_prefix = <value>;` (and `.=` on it), evaluated the same way.
+ * - `$memcached_servers = <array>;` (READ_VARIABLES): the last top-level assignment, else the first nested one.
+ *
+ * Array literals (`array( … )`, `[ … ]`) of computable values are read into `arrays` (for constants) and
+ * `variables`; to the scalar readers such a constant stays dynamic. When `file` is an absolute path,
+ * `__FILE__`, `__DIR__` and `dirname()` of them are computed (the usual `define( 'ABSPATH', __DIR__ . '/' )`);
+ * for a relative label they are dynamic.
  *
  * Control flow is not executed: a define inside `if ( ! defined( 'X' ) ) { … }` counts as defined. When one
  * constant is defined more than once, PHP keeps the first definition that runs; we approximate "runs" by
@@ -21,22 +27,32 @@
  * `#[` as an attribute, which has no place in a wp-config file).
  */
 import * as fs from 'node:fs';
-import { DynamicValue, evaluate } from './evaluate';
+import path from 'node:path';
+import { DynamicValue, EvaluationScope, evaluate, evaluateData } from './evaluate';
 import { Brackets, callArguments, sourceOf, statementRest } from './statements';
 import { Token } from './token';
 import { tokenize } from './tokenizer';
-import { WpConfigFile, WpConfigValue } from './types';
+import { WpConfigArray, WpConfigData, WpConfigFile, WpConfigValue } from './types';
 import { phpToString } from './values';
 
-/** Parses wp-config.php source. `file` is only used to label the result. Never throws on odd PHP. */
-export function parseWpConfig(source: string, file: string): WpConfigFile {
+/** Global variables read besides `$table_prefix`: what object-cache drop-ins take from wp-config.php. */
+const READ_VARIABLES = new Set(['memcached_servers']);
+
+/**
+ * Parses wp-config.php source. `file` labels the result; `phpFile` is what PHP would see as `__FILE__`
+ * (default: `file` when absolute). Never throws on odd PHP.
+ */
+export function parseWpConfig(source: string, file: string, phpFile: string = file): WpConfigFile {
   const tokens = tokenize(source);
   const brackets = new Brackets(tokens);
   const constants: Record<string, WpConfigValue> = Object.create(null);
   const dynamic: Record<string, string> = Object.create(null);
+  const arrays: Record<string, WpConfigArray> = Object.create(null);
+  const variables: Record<string, WpConfigData> = Object.create(null);
   const topLevel = new Set<string>();
   const known = (name: string): WpConfigValue | undefined =>
     name in constants && !(name in dynamic) ? constants[name] : undefined;
+  const scope: EvaluationScope = { known, file: path.posix.isAbsolute(phpFile) ? phpFile : undefined };
 
   // `$table_prefix`: a top-level `=` always runs, so the last one wins and `.=` appends to it; a nested
   // `=` (inside some `{ … }`) only counts while nothing else has been recorded; a nested `.=` is ignored.
@@ -46,7 +62,7 @@ export function parseWpConfig(source: string, file: string): WpConfigFile {
     if (append && prefix?.dynamicSource !== undefined) return; // still dynamic
     let value: string | undefined;
     try {
-      const v = evaluate(exprTokens, known);
+      const v = evaluate(exprTokens, scope);
       value = v === null ? undefined : phpToString(v);
     } catch (e) {
       if (!(e instanceof DynamicValue)) throw e;
@@ -55,6 +71,20 @@ export function parseWpConfig(source: string, file: string): WpConfigFile {
       return;
     }
     prefix = { value: append ? (prefix?.value ?? '') + (value ?? '') : value };
+  };
+
+  // Like `$table_prefix`'s `=`: the last top-level assignment wins, a nested one only when first.
+  const assignVariable = (name: string, exprTokens: Token[], atTop: boolean): void => {
+    const key = `$${name}`;
+    if (!atTop && (name in variables || key in dynamic)) return;
+    delete variables[name];
+    delete dynamic[key];
+    try {
+      variables[name] = evaluateData(exprTokens, scope);
+    } catch (e) {
+      if (!(e instanceof DynamicValue)) throw e;
+      dynamic[key] = sourceOf(source, exprTokens);
+    }
   };
 
   let depth = 0;
@@ -79,7 +109,7 @@ export function parseWpConfig(source: string, file: string): WpConfigFile {
       if (!call || call.args.length < 2) continue;
       let name: WpConfigValue;
       try {
-        name = evaluate(call.args[0], known);
+        name = evaluate(call.args[0], scope);
       } catch (e) {
         if (!(e instanceof DynamicValue)) throw e;
         continue;
@@ -87,13 +117,20 @@ export function parseWpConfig(source: string, file: string): WpConfigFile {
       if (typeof name !== 'string' || name === '') continue;
       const atTop = depth === 0;
       if (name in constants && (topLevel.has(name) || !atTop)) continue; // an earlier definition stands
+      delete arrays[name];
+      let value: WpConfigData | undefined;
       try {
-        constants[name] = evaluate(call.args[1], known);
-        delete dynamic[name];
+        value = evaluateData(call.args[1], scope);
       } catch (e) {
         if (!(e instanceof DynamicValue)) throw e;
+      }
+      if (value instanceof Map) arrays[name] = value;
+      if (value === undefined || value instanceof Map) {
         constants[name] = null;
         dynamic[name] = sourceOf(source, call.args[1]);
+      } else {
+        constants[name] = value;
+        delete dynamic[name];
       }
       if (atTop) topLevel.add(name);
       k = call.end - 1;
@@ -102,6 +139,13 @@ export function parseWpConfig(source: string, file: string): WpConfigFile {
       if (op?.kind === 'punct' && (op.text === '=' || op.text === '.=')) {
         const expr = statementRest(tokens, k + 2);
         assignPrefix(expr, op.text === '.=', depth === 0);
+        k += 1 + expr.length;
+      }
+    } else if (t.kind === 'variable' && READ_VARIABLES.has(t.text) && !afterMember) {
+      const op = tokens[k + 1];
+      if (op?.kind === 'punct' && op.text === '=') {
+        const expr = statementRest(tokens, k + 2);
+        assignVariable(t.text, expr, depth === 0);
         k += 1 + expr.length;
       }
     }
@@ -113,6 +157,8 @@ export function parseWpConfig(source: string, file: string): WpConfigFile {
     constants: { ...constants },
     tablePrefix: prefix?.value,
     dynamic: { ...dynamic },
+    arrays: { ...arrays },
+    variables: { ...variables },
   };
 }
 
@@ -124,5 +170,6 @@ export function readWpConfig(file: string): WpConfigFile {
   } catch (e) {
     throw new Error(`${file}: cannot read wp-config file: ${(e as Error).message}`, { cause: e });
   }
-  return parseWpConfig(source, file);
+  // PHP's __FILE__ is the file's real path, symbolic links resolved.
+  return parseWpConfig(source, file, fs.realpathSync(file));
 }

@@ -5,6 +5,11 @@
  */
 export type WpConfigValue = string | number | boolean | null;
 
+/** A PHP array literal of computable values, in PHP's order, with PHP's integer and string keys. */
+export type WpConfigArray = Map<string | number, WpConfigData>;
+
+export type WpConfigData = WpConfigValue | WpConfigArray;
+
 export interface WpConfigFile {
   /** The path the source came from, used in error messages. */
   file: string;
@@ -17,6 +22,13 @@ export interface WpConfigFile {
    * mapped to the PHP source of that value. Optional so hand-built configs need not carry it.
    */
   dynamic?: Record<string, string>;
+  /**
+   * Constants whose value is an array literal (`WP_REDIS_GLOBAL_GROUPS`, …). They are also in `constants`
+   * as `null` and in `dynamic`, since no scalar reader can use them.
+   */
+  arrays?: Record<string, WpConfigArray>;
+  /** The global variables read besides `$table_prefix` (READ_VARIABLES in parse.ts), when computable. */
+  variables?: Record<string, WpConfigData>;
 }
 
 export interface DbHostParts {

@@ -186,7 +186,7 @@ describe('lib/wp/wp-config-file', () => {
         DB_COLLATE: '',
         ...KEYS,
         WP_DEBUG: false,
-        ABSPATH: null,
+        ABSPATH: '/var/www/html/',
       });
       assert.equal(cfg.tablePrefix, 'wp_');
     });
@@ -449,6 +449,49 @@ define( 'AFTER', 'ok' );`,
         const cfg = parseWpConfig(`<?php $table_prefix = getenv( 'TABLE_PREFIX' ) ?: 'wp_';`, 'f');
         assert.equal(cfg.tablePrefix, undefined);
         assert.deepEqual(cfg.dynamic, { $table_prefix: "getenv( 'TABLE_PREFIX' ) ?: 'wp_'" });
+      });
+    });
+
+    describe('what object-cache drop-ins read', () => {
+      it('computes ABSPATH and WP_CONTENT_DIR from __DIR__, __FILE__ and dirname() of an absolute file', () => {
+        const cfg = parseWpConfig(
+          `<?php
+          define( 'ABSPATH', dirname( __FILE__ ) . '/' );
+          define( 'WP_CONTENT_DIR', dirname( __DIR__, 2 ) . '/shared/content' );
+          define( 'WP_PLUGIN_DIR', __DIR__ . "/plugins" );`,
+          '/srv/www/site/wp-config.php',
+        );
+        assert.deepEqual(cfg.constants, { ABSPATH: '/srv/www/site/', WP_CONTENT_DIR: '/srv/shared/content', WP_PLUGIN_DIR: '/srv/www/site/plugins' });
+        assert.deepEqual(cfg.dynamic, {});
+      });
+
+      it('reads constant array literals in both spellings, with PHP keys, into arrays', () => {
+        const cfg = parseWpConfig(
+          `<?php
+          define( 'WP_REDIS_GLOBAL_GROUPS', [ 'users', 'userlogins', ] );
+          define( 'WP_REDIS_PASSWORD', array( 'default', 's3cret' ) );
+          define( 'MIXED', [ 5 => 'a', 'b', '7' => 'c', 'k' => [ true ] ] );`,
+          'wp-config.php',
+        );
+        assert.deepEqual(cfg.arrays, {
+          WP_REDIS_GLOBAL_GROUPS: new Map([[0, 'users'], [1, 'userlogins']]),
+          WP_REDIS_PASSWORD: new Map([[0, 'default'], [1, 's3cret']]),
+          MIXED: new Map<string | number, unknown>([[5, 'a'], [6, 'b'], [7, 'c'], ['k', new Map([[0, true]])]]),
+        });
+        // To the scalar readers an array constant is defined but has no value.
+        assert.equal(cfg.constants.WP_REDIS_PASSWORD, null);
+        assert.equal(cfg.dynamic?.WP_REDIS_PASSWORD, "array( 'default', 's3cret' )");
+      });
+
+      it('reads $memcached_servers: the last top-level assignment, a nested one only as a fallback', () => {
+        const at = (src: string) => parseWpConfig(`<?php ${src}`, 'f').variables?.memcached_servers;
+        assert.deepEqual(at(`global $memcached_servers; $memcached_servers = array( 'default' => array( '10.0.0.1:11211', 'unix:///run/mc.sock' ) );`),
+          new Map([['default', new Map([[0, '10.0.0.1:11211'], [1, 'unix:///run/mc.sock']])]]));
+        assert.deepEqual(at(`$memcached_servers = ['a:1']; if ( x ) { $memcached_servers = ['b:2']; } $memcached_servers = ['c:3'];`), new Map([[0, 'c:3']]));
+        assert.deepEqual(at(`if ( ! isset( $memcached_servers ) ) { $memcached_servers = ['b:2']; }`), new Map([[0, 'b:2']]));
+        const computed = parseWpConfig(`<?php $memcached_servers = [ getenv( 'MC' ) ];`, 'f');
+        assert.equal(computed.variables?.memcached_servers, undefined);
+        assert.equal(computed.dynamic?.$memcached_servers, "[ getenv( 'MC' ) ]");
       });
     });
   });
