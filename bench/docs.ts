@@ -112,7 +112,7 @@ async function prepareDocs(url: string, docs: number): Promise<{ count: number; 
     const siteId = sites[0]?.siteId ?? (await createConnectedSite(site, { name: 'Bench shop', docCollections: COLLECTIONS.slice(0, 5) })).site.siteId;
     return { count: await docCount(site), siteId };
   } finally {
-    await site.db.close();
+    await site.close();
   }
 }
 

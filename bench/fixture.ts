@@ -64,7 +64,7 @@ export async function prepareSite(url: string, tickets: number, log: (line: stri
     }
     return await ticketCount(site);
   } finally {
-    await site.db.close();
+    await site.close();
   }
 }
 

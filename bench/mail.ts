@@ -132,7 +132,7 @@ async function freshMailSite(url: string, indexes: boolean): Promise<{ routeKey:
     const issued = await addMailbox(site, 'bench', { address: 'support@bench.example' });
     return { routeKey: issued.routeKey, secret: issued.relaySecret };
   } finally {
-    await site.db.close();
+    await site.close();
   }
 }
 
@@ -184,6 +184,6 @@ async function storedCounts(url: string): Promise<{ receipts: number; messages: 
       files: await count(knex(tables.posts).where({ post_type: 'attachment' })),
     };
   } finally {
-    await site.db.close();
+    await site.close();
   }
 }

@@ -122,6 +122,6 @@ async function setIndexes(url: string, on: boolean): Promise<void> {
     if (on) await addIndexes(site.db);
     else await removeIndexes(site.db);
   } finally {
-    await site.db.close();
+    await site.close();
   }
 }

@@ -4,13 +4,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { enqueueInvalidationRetry } from './jobs/object-cache-retry';
 import { Logger } from './logger';
+import { COLLECTION_TAXONOMY, DOC_POST_TYPE } from './support/docs/store';
 import { Clock, systemClock } from './wp/clock';
 import { SiteConfig } from './wp/config';
 import { connect } from './wp/db/database';
 import { installCoreTablesIfMissing, migrate } from './wp/db/migrate';
 import { Tables } from './wp/db/tables';
 import { installSite } from './wp/install';
+import { invalidatorFor } from './wp/object-cache/adapter';
+import { ObjectCacheCoherence } from './wp/object-cache/coherence';
 import { Site, createSite } from './wp/site';
 import { MIGRATIONS } from '../schema/db/migrations';
 
@@ -29,6 +33,19 @@ export interface OpenedSite {
   installed: boolean;
 }
 
+/**
+ * Every process that opens a site (servers and CLI commands alike) invalidates PHP's persistent object
+ * cache after each of its writes; what fails is retried by the job workers of the serving processes.
+ */
+async function keepObjectCacheCoherent(site: Site): Promise<void> {
+  if (site.objectCache.setting.kind === 'none') return;
+  const invalidator = await invalidatorFor(site, site.objectCache.setting, { postTypeTaxonomies: PLUGIN_POST_TYPE_TAXONOMIES });
+  site.objectCache.keep(new ObjectCacheCoherence(site, invalidator, { retry: (changes) => enqueueInvalidationRetry(site, changes) }));
+}
+
+/** The plugins' post types filed in taxonomies: WordPress caches their term relationships per post. */
+const PLUGIN_POST_TYPE_TAXONOMIES = { [DOC_POST_TYPE]: [COLLECTION_TAXONOMY] };
+
 export async function openSite(config: SiteConfig, options: BootOptions): Promise<OpenedSite> {
   if (config.db.client === 'sqlite') fs.mkdirSync(path.dirname(config.db.filename), { recursive: true });
   const tables = new Tables({ prefix: config.tablePrefix, blogId: config.blogId, multisite: config.multisite });
@@ -40,6 +57,7 @@ export async function openSite(config: SiteConfig, options: BootOptions): Promis
     if (installed) {
       await installSite(site, { siteUrl: options.siteUrl ?? 'http://127.0.0.1:8080', title: 'Understudy', adminEmail: 'admin@example.test' });
     }
+    await keepObjectCacheCoherent(site);
     return { site, installed };
   } catch (err) {
     await db.close();

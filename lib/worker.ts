@@ -7,6 +7,7 @@
 import cron, { ScheduledTask } from 'node-cron';
 import { formJobHandlers } from './forms/notifications';
 import { errorText, JobHandler } from './jobs/handler';
+import { OBJECT_CACHE_JOB, objectCacheJobHandler } from './jobs/object-cache-retry';
 import { JobWorker, WorkerOptions } from './jobs/worker';
 import { CHANGELOG_SYNC_JOB, SYNC_CRON, enqueueDueSyncs } from './support/changelogs/schedule';
 import { changelogSyncHandler } from './support/jobs/handlers/changelog-sync';
@@ -15,7 +16,7 @@ import { Site } from './wp/site';
 
 /** Every job kind this version runs, and its handler. */
 export function jobHandlers(options: HandlerOptions = {}): Record<string, JobHandler> {
-  return { ...supportJobHandlers(options), [CHANGELOG_SYNC_JOB]: changelogSyncHandler(), ...formJobHandlers() };
+  return { ...supportJobHandlers(options), [CHANGELOG_SYNC_JOB]: changelogSyncHandler(), ...formJobHandlers(), [OBJECT_CACHE_JOB]: objectCacheJobHandler() };
 }
 
 /** Periodic work: a node-cron expression, and what enqueues the jobs of the kind it feeds. */

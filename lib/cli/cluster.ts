@@ -39,7 +39,7 @@ export async function runCluster(ctx: CliContext, config: SiteConfig, server: Se
   // Migrations and the demo's first seeding happen once, here, before any worker opens the site.
   const { site } = await openConfiguredSite(ctx, config, { logger, siteUrl: url });
   const seeded = config.seedDemo && (await isDemoSeeded(site));
-  await site.db.close();
+  await site.close();
 
   const aggregator = new AggregatorRegistry();
   answerWorkersMetrics(aggregator);

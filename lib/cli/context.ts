@@ -68,7 +68,7 @@ export async function openConfiguredSite(ctx: CliContext, config: SiteConfig, op
     try {
       await seedDemoSite(opened.site);
     } catch (err) {
-      await opened.site.db.close();
+      await opened.site.close();
       throw err;
     }
   }
@@ -81,7 +81,7 @@ export async function withSite<T>(ctx: CliContext, config: SiteConfig, work: (op
   try {
     return await work(opened);
   } finally {
-    await opened.site.db.close();
+    await opened.site.close();
   }
 }
 

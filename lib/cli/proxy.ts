@@ -174,7 +174,7 @@ export async function startProxy(
       await recorder?.close();
       if (worker) await stopWorker(site, worker, logger);
       if (seen.metricsServer) await closeServer(seen.metricsServer);
-      await site.db.close();
+      await site.close();
       await seen.door.log?.flush();
     },
   };

@@ -91,7 +91,7 @@ export async function startServer(
       await bound.drain(runtime.shutdownTimeoutMs);
       await stopWorker(bound.site, worker, logger);
       if (seen.metricsServer) await closeServer(seen.metricsServer);
-      await bound.site.db.close();
+      await bound.site.close();
       await seen.door.log?.flush();
     },
   };
@@ -125,7 +125,7 @@ export async function bindThenOpen(
   if (cluster.isWorker) {
     const url = `http://${displayHost(server.host)}:${server.port}`;
     const { site } = await openConfiguredSite(ctx, config, { logger, siteUrl: url });
-    await listen(httpServer, server).catch(async (err) => { await site.db.close(); throw err; });
+    await listen(httpServer, server).catch(async (err) => { await site.close(); throw err; });
     return bound(site, url);
   }
   await listen(httpServer, server);

@@ -11,7 +11,6 @@ import { WordPressChanges } from '../wp/changes';
 import { unixSeconds } from '../wp/clock';
 import { siteDates } from '../wp/dates';
 import { Tables } from '../wp/db/tables';
-import { assertWritesAllowed } from '../wp/object-cache/status';
 import { Site } from '../wp/site';
 import { deskOf } from './desk';
 import { RequestKey, claimRequestKey, recordRequestResult, storedResult } from './request-keys';
@@ -85,7 +84,6 @@ async function writeOnce(site: Site, options: KeyedWriteOptions<unknown>, work: 
 }
 
 async function write<T>(site: Site, work: (ctx: WriteContext) => Promise<T>): Promise<T> {
-  assertWritesAllowed(site.objectCache);
   // What the write needs from the site is read BEFORE its transaction opens: on SQLite the transaction
   // holds the only connection, so an option read that missed the cache inside it would wait on itself.
   // Callers read anything else that does not go through `ctx.trx` before calling, for the same reason.

@@ -11,6 +11,7 @@ import { WordPressChanges } from './changes';
 import { Database } from './db/database';
 import { Tables } from './db/tables';
 import { inTransaction } from './db/transaction';
+import { ObjectCacheStatus, assertWritesAllowed } from './object-cache/status';
 
 /** Within SQLite's smallest bound on a statement's variables (999). */
 const IDS_PER_QUERY = 900;
@@ -68,17 +69,20 @@ export function postUpdated(db: Knex | Knex.Transaction, postId: number): void {
   if (open && !open.changes.posts.has(postId)) open.unnamedPosts.add(postId);
 }
 
-/** What a writer that is not a transaction needs: the database and the site's feed. */
-export interface ChangeSource {
+/** What writeWordPress() needs of a site: the database, its feed, and whether writes may go on beside PHP's object cache. */
+export interface WriteTarget {
   db: Database;
   changes: ChangeFeed;
+  objectCache: ObjectCacheStatus;
 }
 
 /**
  * Runs `work` in one transaction (./db/transaction.ts: retried as a deadlock victim) and, once it has
  * committed, publishes what it changed. Each try starts a new record: a rolled-back try changed nothing.
+ * Nothing is written while writes are refused beside an object cache Understudy cannot keep coherent.
  */
-export async function writeWordPress<T>(site: ChangeSource, work: (trx: Knex.Transaction, changes: WordPressChanges) => Promise<T>): Promise<T> {
+export async function writeWordPress<T>(site: WriteTarget, work: (trx: Knex.Transaction, changes: WordPressChanges) => Promise<T>): Promise<T> {
+  assertWritesAllowed(site.objectCache);
   let committed = new WordPressChanges();
   const result = await inTransaction(site.db, async (trx) => {
     const open: OpenWrite = { changes: new WordPressChanges(), unnamedPosts: new Set() };

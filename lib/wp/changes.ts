@@ -20,6 +20,16 @@ export interface ChangedUser {
   nicenames: string[];
 }
 
+export interface WordPressChangesJson {
+  posts: ChangedPost[];
+  postMeta: Record<string, string[]>;
+  options: string[];
+  users: ChangedUser[];
+  userMeta: Record<string, string[]>;
+  terms: number[];
+  comments: number[];
+}
+
 export class WordPressChanges {
   readonly posts = new Map<number, ChangedPost>();
   /** Post ID → the meta keys added, updated or deleted on it. */
@@ -87,6 +97,32 @@ export class WordPressChanges {
     for (const id of other.terms) this.term(id);
     for (const id of other.comments) this.comment(id);
     return this;
+  }
+
+  /** As plain JSON (maps keyed by ID become objects): the PHP companion's body and a retry job's payload. */
+  toJSON(): WordPressChangesJson {
+    const byId = (map: Map<number, Set<string>>) => Object.fromEntries([...map].map(([id, keys]) => [String(id), [...keys]]));
+    return {
+      posts: [...this.posts.values()], postMeta: byId(this.postMeta), options: [...this.options], users: [...this.users.values()],
+      userMeta: byId(this.userMeta), terms: [...this.terms], comments: [...this.comments],
+    };
+  }
+
+  static fromJSON(json: WordPressChangesJson): WordPressChanges {
+    const changes = new WordPressChanges();
+    for (const p of json.posts) changes.post(p.id, p.type, p.parent);
+    for (const [id, keys] of Object.entries(json.postMeta)) for (const k of keys) changes.postMetaKey(Number(id), k);
+    for (const name of json.options) changes.option(name);
+    for (const u of json.users) {
+      for (const login of u.logins) changes.user(u.id, { login });
+      for (const email of u.emails) changes.user(u.id, { email });
+      for (const nicename of u.nicenames) changes.user(u.id, { nicename });
+      if (!changes.users.has(u.id)) changes.user(u.id, {});
+    }
+    for (const [id, keys] of Object.entries(json.userMeta)) for (const k of keys) changes.userMetaKey(Number(id), k);
+    for (const id of json.terms) changes.term(id);
+    for (const id of json.comments) changes.comment(id);
+    return changes;
   }
 
   get empty(): boolean {

@@ -45,6 +45,8 @@ export interface Site {
   /** WP: the charset answers are declared in (`blog_charset`). */
   charset(): Promise<string>;
   cookieNames(): Promise<CookieNames>;
+  /** Lets go of what the site holds open: the object cache's connections, then the database. */
+  close(): Promise<void>;
 }
 
 export function createSite(config: SiteConfig, db: Database, clock: Clock, logger: Logger): Site {
@@ -76,6 +78,10 @@ export function createSite(config: SiteConfig, db: Database, clock: Clock, logge
     },
     async cookieNames() {
       return cookieNames(await siteUrl());
+    },
+    async close() {
+      await site.objectCache.close();
+      await db.close();
     },
   };
   return site;

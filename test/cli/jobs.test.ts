@@ -27,7 +27,7 @@ describe('understudy jobs and alerts', function () {
     receiver = await startWebhookReceiver();
   });
   after(async () => {
-    await opened?.site.db.close();
+    await opened?.site.close();
     await db?.drop();
     await receiver?.close();
   });

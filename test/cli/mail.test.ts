@@ -50,7 +50,7 @@ describe('understudy mail receipts', function () {
   });
   after(async () => {
     if (opened) fs.rmSync(uploadsDirOf(opened.site.config), { recursive: true, force: true });
-    await opened?.site.db.close();
+    await opened?.site.close();
     await db?.drop();
   });
 

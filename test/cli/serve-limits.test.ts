@@ -114,7 +114,7 @@ describe('HTTP limits of serve and proxy', function () {
     db = await scratchDatabase();
     env = envFor(db.target, { WP_ENVIRONMENT_TYPE: 'local' });
     const { site } = await openFor(env);
-    await site.db.close();
+    await site.close();
   });
   after(async () => { await db?.drop(); });
 

@@ -77,7 +77,7 @@ describe('understudy serve', function () {
       try {
         await seedDemoSite(site);
       } finally {
-        await site.db.close();
+        await site.close();
       }
     });
     after(async () => { await db?.drop(); });

@@ -61,7 +61,7 @@ describe('understudy shadow report', () => {
   });
   after(async () => {
     await upstream.close();
-    await opened.site.db.close();
+    await opened.site.close();
     await db.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -54,7 +54,7 @@ describe('understudy site', function () {
         .send({ email: 'someone@example.net', name: 'Someone', subject: 'Hello', message: 'From the CLI test.' });
       return res.status;
     } finally {
-      await site.db.close();
+      await site.close();
     }
   }
 

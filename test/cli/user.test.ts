@@ -21,7 +21,7 @@ describe('understudy user list', function () {
     try {
       assert.ok(await seedDemoSite(site));
     } finally {
-      await site.db.close();
+      await site.close();
     }
   });
   after(async () => { await db?.drop(); });
@@ -83,7 +83,7 @@ describe('understudy user list', function () {
       assert.equal(run.stdout, 'user_login,roles\ncustomer1,subscriber\ncustomer2,"support_agent,subscriber"\n');
     } finally {
       await site.users.updateMeta((await site.users.byLogin('customer2'))!.ID, site.db.tables.capabilitiesKey, { subscriber: true });
-      await site.db.close();
+      await site.close();
     }
   });
 

@@ -38,7 +38,7 @@ describe('serve --workers=2', function () {
     try {
       await seedDemoSite(site);
     } finally {
-      await site.db.close();
+      await site.close();
     }
   });
   after(async () => {

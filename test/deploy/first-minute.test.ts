@@ -29,7 +29,7 @@ describe('a newcomer\'s first minute', () => {
     await seedDemoSite(site);
   });
   after(async () => {
-    await site?.db.close();
+    await site?.close();
     await db?.drop();
   });
 

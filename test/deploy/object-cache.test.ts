@@ -63,7 +63,7 @@ if ( ! defined( 'ABSPATH' ) ) {
     try {
       return Number((await site.db.knex(site.db.tables.posts).where({ post_type: 'svc_ticket' }).count({ n: '*' }))[0].n);
     } finally {
-      await site.db.close();
+      await site.close();
     }
   }
 
@@ -78,7 +78,7 @@ if ( ! defined( 'ABSPATH' ) ) {
     try {
       await seedDemoSite(site);
     } finally {
-      await site.db.close();
+      await site.close();
     }
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-wordpress-'));
     fs.mkdirSync(path.join(dir, 'wp-content'));

@@ -28,7 +28,7 @@ describe('serve in production: health, metrics, request logs', function () {
     try {
       await seedDemoSite(site);
     } finally {
-      await site.db.close();
+      await site.close();
     }
   });
   after(async () => { await db?.drop(); });
@@ -93,7 +93,7 @@ describe('serve in production: health, metrics, request logs', function () {
         await site.db.knex(jobsTable(site.db.tables)).where({ id }).del();
         await eventually(async () => (await request(server.url).get('/-/health/ready')).status === 200, 5000);
       } finally {
-        await site.db.close();
+        await site.close();
       }
     });
 

@@ -25,7 +25,7 @@ export async function openProductionOracle(): Promise<ProductionOracle> {
   return {
     site, scratch, clock,
     async close() {
-      await site.db.close();
+      await site.close();
       await scratch.drop();
       fs.rmSync(site.config.dataDir, { recursive: true, force: true });
     },

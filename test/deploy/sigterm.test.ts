@@ -103,7 +103,7 @@ describe('serve: SIGTERM during a burst of ticket creations', function () {
       await seedDemoSite(site);
       await site.options.update(SETTINGS_OPTION, { alerts_url: `http://127.0.0.1:${(silentHook.address() as AddressInfo).port}/hook` });
     } finally {
-      await site.db.close();
+      await site.close();
     }
   });
   afterEach(() => {
@@ -166,7 +166,7 @@ describe('serve: SIGTERM during a burst of ticket creations', function () {
       assert.ok(jobs.some((j: { status: string; attempts: number }) => j.status === 'queued' && j.attempts > 0), 'a job cut short went back to the queue');
       assert.ok(jobs.every((j: { locked_by: string | null; status: string }) => j.status !== 'queued' || j.locked_by === null));
     } finally {
-      await site.db.close();
+      await site.close();
     }
     assert.match(server.stderr(), /running job\(s\) did not finish in time and were handed back to the queue/);
     assert.doesNotMatch(server.stderr(), /could not record the end of a job/);

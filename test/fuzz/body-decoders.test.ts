@@ -248,7 +248,7 @@ describe('fuzz: body decoders', function () {
       if (previousTmp === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = previousTmp;
       await server?.close();
-      await site?.db.close();
+      await site?.close();
       await scratch?.drop();
       if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
       if (site) fs.rmSync(site.config.dataDir, { recursive: true, force: true });

@@ -45,7 +45,7 @@ export async function openFormSite(smtpUrl?: string): Promise<FormSite> {
     site, app: createApp(site), clock, logger,
     runJobs: () => new JobWorker(site, { handlers: jobHandlers() }).runDueJobs(),
     async close() {
-      await site.db.close();
+      await site.close();
       await scratch.drop();
     },
   };

@@ -75,7 +75,7 @@ export async function openOracle(config: Partial<SiteConfig> = {}): Promise<Orac
   return {
     site, app: createApp(site), clock, scratch,
     async close() {
-      await site.db.close();
+      await site.close();
       await scratch.drop();
       fs.rmSync(site.config.dataDir, { recursive: true, force: true });
     },

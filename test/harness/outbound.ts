@@ -55,7 +55,7 @@ export async function openTestSite(options: TestSiteOptions = {}): Promise<TestS
     },
     async close() {
       for (const other of others) await other.db.close();
-      await site.db.close();
+      await site.close();
       await scratch.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

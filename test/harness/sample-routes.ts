@@ -363,7 +363,7 @@ export async function openSampleOracle(): Promise<SampleOracle> {
     },
     async close() {
       for (const twin of twins) await twin.db.close();
-      await site.db.close();
+      await site.close();
       await scratch.drop();
     },
   };

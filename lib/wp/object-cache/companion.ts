@@ -39,16 +39,7 @@ export function companionSignature(key: string, timestamp: string, body: string)
 
 /** The body the companion reads: WordPressChanges as plain JSON (maps keyed by ID become objects). */
 export function companionPayload(changes: WordPressChanges): string {
-  const byId = (map: Map<number, Set<string>>) => Object.fromEntries([...map].map(([id, keys]) => [id, [...keys]]));
-  return JSON.stringify({
-    posts: [...changes.posts.values()],
-    postMeta: byId(changes.postMeta),
-    options: [...changes.options],
-    users: [...changes.users.values()],
-    userMeta: byId(changes.userMeta),
-    terms: [...changes.terms],
-    comments: [...changes.comments],
-  });
+  return JSON.stringify(changes.toJSON());
 }
 
 /** Where the companion answers on a site: its front page with the route as `rest_route`. */

@@ -5,6 +5,7 @@
  * OBJECT_CACHE_UNKNOWN=refuse-writes, writes refused.
  */
 import { WpError } from '../errors';
+import type { ObjectCacheCoherence } from './coherence';
 import { ObjectCacheChoice, ObjectCacheSetting } from './setting';
 
 /** off: no persistent cache; ok: kept coherent; unreachable: the cache did not answer last time; uncovered: nothing can keep it coherent. */
@@ -25,6 +26,7 @@ export class ObjectCacheStatus {
   readonly choice: ObjectCacheChoice;
   private answered = true;
   private readonly counts = new Map<InvalidationResult, number>();
+  private kept: ObjectCacheCoherence | null = null;
 
   constructor(choice: ObjectCacheChoice | undefined) {
     this.choice = choice ?? NO_CACHE;
@@ -39,6 +41,21 @@ export class ObjectCacheStatus {
     if (kind === 'none') return 'off';
     if (kind === 'unknown') return 'uncovered';
     return this.answered ? 'ok' : 'unreachable';
+  }
+
+  /** What invalidates the cache after each write (./coherence.ts), once the site is opened; null before, or in a bare site. */
+  get coherence(): ObjectCacheCoherence | null {
+    return this.kept;
+  }
+
+  keep(coherence: ObjectCacheCoherence): void {
+    this.kept = coherence;
+  }
+
+  /** Lets go of the cache's connections (with the site). */
+  async close(): Promise<void> {
+    await this.kept?.close();
+    this.kept = null;
   }
 
   /** Records whether the cache answered (the start-up probe, each invalidation). */

@@ -42,7 +42,7 @@ describe('the demo site', function () {
     app = createApp(site);
   });
   after(async () => {
-    await site?.db.close();
+    await site?.close();
     await db?.drop();
   });
 

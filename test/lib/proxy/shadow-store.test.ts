@@ -28,8 +28,8 @@ describe('shadow store', () => {
     second = await openFor(envFor(db.target));
   });
   after(async () => {
-    await first.site.db.close();
-    await second.site.db.close();
+    await first.site.close();
+    await second.site.close();
     await db.drop();
   });
 

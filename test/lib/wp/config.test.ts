@@ -95,7 +95,7 @@ describe('WP_CONFIG_PATH pointing at the oracle site\'s wp-config.php (MariaDB)'
         assert.equal(res.body.slug, login);
       }
     } finally {
-      await site.db.close();
+      await site.close();
     }
   });
 });

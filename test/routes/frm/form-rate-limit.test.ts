@@ -69,7 +69,7 @@ describe('frm_form_submit submission limit (frm_settings.submit_limit)', functio
   });
   after(async () => {
     for (const s of [main, twin]) if (s) await new Promise((resolve) => s.server.close(resolve));
-    await twin?.site.db.close();
+    await twin?.site.close();
     await fs.close();
   });
 

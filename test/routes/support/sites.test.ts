@@ -39,7 +39,7 @@ describe('POST /support/v1/sites/<site-id>/tickets', function () {
     key = issued.key;
   });
   after(async () => {
-    await twin?.site.db.close();
+    await twin?.site.close();
     fs.rmSync(uploadsDirOf(oracle.site.config), { recursive: true, force: true });
     await oracle.close();
   });

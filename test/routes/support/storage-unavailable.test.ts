@@ -58,7 +58,7 @@ describe('storage_unavailable', function () {
     } finally {
       relay.close();
       for (const s of sockets) s.destroy();
-      await site.db.close();
+      await site.close();
     }
   });
 });

@@ -40,7 +40,7 @@ describe('support tickets owned by customer email (demo site)', function () {
     app = createApp(site);
   });
   after(async () => {
-    await site?.db.close();
+    await site?.close();
     await db?.drop();
     await smtp?.close();
   });

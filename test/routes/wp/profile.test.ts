@@ -40,7 +40,7 @@ describe('GET /wp-admin/profile.php?newuseremail (email change confirmation)', f
     app = createApp(site);
   });
   after(async () => {
-    await site?.db.close();
+    await site?.close();
     await scratch?.drop();
     if (site) fs.rmSync(site.config.dataDir, { recursive: true, force: true });
     await smtp?.close();

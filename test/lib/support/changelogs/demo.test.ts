@@ -18,7 +18,7 @@ describe('the demo changelog', function () {
     assert.ok(await seedDemoSite(site));
   });
   after(async () => {
-    await site?.db.close();
+    await site?.close();
     await db?.drop();
   });
 

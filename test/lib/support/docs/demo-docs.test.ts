@@ -19,7 +19,7 @@ describe('the demo docs', function () {
     assert.ok(await seedDemoSite(site));
   });
   after(async () => {
-    await site?.db.close();
+    await site?.close();
     await db?.drop();
   });
 

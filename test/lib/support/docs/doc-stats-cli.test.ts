@@ -31,7 +31,7 @@ describe('understudy doc stats', function () {
     await recordFeedback(site, voted!, readers[2]!, { helpful: false, comment: 'Wrong screenshot' });
   });
   after(async () => {
-    await opened?.site.db.close();
+    await opened?.site.close();
     await db?.drop();
   });
 

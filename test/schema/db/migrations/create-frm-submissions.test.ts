@@ -27,7 +27,7 @@ describe('migration 20261122-10-create-frm-submissions', function () {
       try {
         assert.deepEqual(Object.keys(await site.db.knex('wp_frm_submissions').columnInfo()).sort(), [...COLUMNS].sort());
       } finally {
-        await site.db.close();
+        await site.close();
       }
     } finally {
       await scratch.drop();
@@ -50,7 +50,7 @@ describe('migration 20261122-10-create-frm-submissions', function () {
         assert.deepEqual(rows.map((r: any) => [Number(r.form_id), r.data]), [[9, '{"a":"b"}']]);
         assert.ok(await site.db.knex('wp_svc_migrations').where({ name: '20261122-10-create-frm-submissions' }).first());
       } finally {
-        await site.db.close();
+        await site.close();
       }
     } finally {
       await scratch.drop();
