@@ -11,7 +11,7 @@ import { JobHandler, PermanentJobError } from './handler';
 
 export const OBJECT_CACHE_JOB = 'object_cache_invalidate';
 
-/** Seconds between tries: a cache restarting is back within the first minutes; after about 2.5 hours the job fails for good. */
+/** Seconds between tries: a cache restarting is back within the first minutes; after about two hours the job fails for good. */
 const RETRY_DELAYS = [15, 30, 60, 120, 300, 600, 1200, 1800, 3600] as const;
 
 /** Queues the changes for another try, after the write's own transaction (which has committed). */

@@ -3,6 +3,8 @@
  * `option_value` it leaves behind (PHP-serialized exactly as WordPress stores arrays).
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { createClient } from '@redis/client';
 import { ScratchDatabase, scratchDatabase } from '../harness/db';
 import { cli, envFor, rawOption } from './cli-harness';
 
@@ -148,6 +150,29 @@ describe('understudy option', function () {
         [['option', 'patch', 'upsert', 'x', 'k', 'v'], "Error: Invalid patch action 'upsert'. Usage: understudy option patch insert|update|delete <name> <key-path>... [<value>]\n"],
       ];
       for (const [argv, stderr] of cases) assert.deepEqual(await cli(argv, env), { status: 1, stdout: '', stderr }, argv.join(' '));
+    });
+  });
+
+  describe('beside the Redis drop-in (OBJECT_CACHE)', () => {
+    const redisUrl = new URL(process.env.WP_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const prefix = `understudy-cli-${randomBytes(6).toString('hex')}:`;
+    const seeder = createClient({ socket: { host: redisUrl.hostname, port: Number(redisUrl.port || 6379) } });
+    const keys = ['wp:options:alloptions', 'wp:options:notoptions', 'wp:options:cli_cached', 'wp:posts:1'];
+
+    before(async () => { await seeder.connect(); });
+    after(async () => {
+      const left = await seeder.keys(`${prefix}*`);
+      if (left.length) await seeder.del(left);
+      await seeder.close();
+    });
+
+    it('removes what PHP cached of the option it changed, and nothing else, before it exits', async () => {
+      for (const key of keys) await seeder.set(prefix + key, 's:1:"x";');
+      const cached = { ...env, OBJECT_CACHE: `redis://${redisUrl.hostname}:${redisUrl.port || 6379}/0?prefix=${encodeURIComponent(prefix)}` };
+      const run = await cli(['option', 'update', 'cli_cached', 'seen by PHP'], cached);
+      assert.equal(run.status, 0, run.stderr);
+      const present = await Promise.all(keys.map((k) => seeder.exists(prefix + k)));
+      assert.deepEqual(present, [0, 0, 0, 1]);
     });
   });
 });
