@@ -61,8 +61,10 @@ const REPLIES = (ticket: number) => `return count(get_children(array('post_paren
 interface DropIn {
   name: string;
   file: string;
-  /** Starts the cache server; gives wp-config.php's lines for it and a stop. */
-  start(): Promise<{ configLines: string[]; stop(): Promise<void> }>;
+  /** Starts the drop-in's server on a free port. */
+  start(): Promise<{ port: number; stop(): Promise<void> }>;
+  /** wp-config.php's lines for it: as most sites set it up, then with the other key inputs the scheme reads. */
+  configs: { name: string; lines(port: number): string[] }[];
 }
 
 interface Observation {
@@ -85,19 +87,23 @@ async function main(): Promise<void> {
   const skip = wordpressPhpSkipReason() ?? phpLacks('memcache');
   if (skip) throw new Error(skip);
   let failed = false;
-  for (const dropIn of dropIns) failed = !(await checkDropIn(dropIn, writes)) || failed;
+  for (const dropIn of dropIns) {
+    for (const config of dropIn.configs) failed = !(await checkDropIn(dropIn, config, writes)) || failed;
+  }
   process.exitCode = failed ? 1 : 0;
 }
 
-async function checkDropIn(dropIn: DropIn, writes: number): Promise<boolean> {
-  console.log(`\n## ${dropIn.name}: ${dropIn.file} (${headerVersion(dropIn.file)})`);
+async function checkDropIn(dropIn: DropIn, config: DropIn['configs'][number], writes: number): Promise<boolean> {
+  console.log(`\n## ${dropIn.name} (${headerVersion(dropIn.file)}), ${config.name}: ${dropIn.file}`);
   const server = await dropIn.start();
+  const configLines = config.lines(server.port);
+  console.log(`wp-config.php: ${configLines.join(' ')}`);
   const scratch = await scratchDatabase();
   const opened: Site[] = [];
   let wp: RunningWordPress | undefined;
   try {
     await loadOracleInto(scratch);
-    wp = await startWordPressPhp({ db: scratch.target, salts: ORACLE_SALTS, companion: false, objectCacheFile: dropIn.file, configLines: server.configLines });
+    wp = await startWordPressPhp({ db: scratch.target, salts: ORACLE_SALTS, companion: false, objectCacheFile: dropIn.file, configLines });
     const objectCache = detected(wp.configFile);
     console.log(`Detected from ${wp.configFile}: ${describeSetting(objectCache.setting)} (${objectCache.foundBy})`);
     const open = async (choice: ObjectCacheChoice | undefined) => {
@@ -108,13 +114,14 @@ async function checkDropIn(dropIn: DropIn, writes: number): Promise<boolean> {
     const site = await open(objectCache);
     const observations: Observation[] = [];
     for (const change of changesOf(createApp(site), site, TICKET, 'https://alerts.example.test/hook', 'Renamed By Understudy')) observations.push(await observe(wp, change));
-    // The last writes' second invalidation passes are over before a process that invalidates nothing writes the same rows.
-    await new Promise((resolve) => setTimeout(resolve, SECOND_PASS_MS + 500));
+    // A process that invalidates nothing writes the same rows next: after the last writes' second passes.
+    await secondPassesOver();
     const unaware = await open(undefined);
     const stale = await reproduction(wp, unaware);
     const cost = await writeCost(site, unaware, writes);
     report(observations, stale, cost, writes);
-    // Last: it stores placeholder values in PHP's cache.
+    // Last, since it stores placeholder values in PHP's cache; after the second passes, which would delete some.
+    await secondPassesOver();
     const audit = await keyAudit(wp, objectCache);
     reportAudit(audit);
     return observations.every((o) => o.shownAfterMs !== null && o.shownAfterMs <= WITHIN_MS) && stale.every((o) => o.shownAfterMs === null)
@@ -125,6 +132,11 @@ async function checkDropIn(dropIn: DropIn, writes: number): Promise<boolean> {
     await scratch.drop();
     await server.stop();
   }
+}
+
+/** Each write is invalidated again SECOND_PASS_MS after it: wait until the last one's second pass is done. */
+function secondPassesOver(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, SECOND_PASS_MS + 500));
 }
 
 /** What Understudy decides from wp-config.php and the drop-in beside it (WP_CONFIG_PATH, OBJECT_CACHE unset). */
@@ -368,30 +380,42 @@ function reportAudit(audit: Awaited<ReturnType<typeof keyAudit>>): void {
 }
 
 function redisDropIn(file: string): DropIn {
+  const server = (port: number) => [`define( 'WP_REDIS_HOST', '127.0.0.1' );`, `define( 'WP_REDIS_PORT', ${port} );`];
   return {
     name: 'Redis Object Cache', file,
     async start() {
       const port = await freePort();
       const child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
       await accepting(port, child);
-      return {
-        configLines: [`define( 'WP_REDIS_HOST', '127.0.0.1' );`, `define( 'WP_REDIS_PORT', ${port} );`, `define( 'WP_REDIS_PREFIX', 'understudy-real-redis:' );`],
-        stop: () => stopChild(child),
-      };
+      return { port, stop: () => stopChild(child) };
     },
+    configs: [
+      { name: 'WP_REDIS_PREFIX', lines: (port) => [...server(port), `define( 'WP_REDIS_PREFIX', 'understudy-real-redis:' );`] },
+      {
+        name: 'WP_CACHE_KEY_SALT (with spaces), an ignored group, selective flush',
+        lines: (port) => [...server(port), `define( 'WP_CACHE_KEY_SALT', ' understudy-salt: ' );`,
+          `define( 'WP_REDIS_IGNORED_GROUPS', array( 'comment' ) );`, `define( 'WP_REDIS_SELECTIVE_FLUSH', true );`],
+      },
+    ],
   };
 }
 
 function memcachedDropIn(file: string): DropIn {
+  const server = (port: number) => `$memcached_servers = array( 'default' => array( '127.0.0.1:${port}' ) );`;
   return {
     name: 'Memcached (Automattic)', file,
     async start() {
       const memcached = await startMemcached();
-      return {
-        configLines: [`$memcached_servers = array( 'default' => array( '${memcached.server}' ) );`, `define( 'WP_CACHE_KEY_SALT', 'understudy-real-memcached' );`],
-        stop: () => memcached.stop(),
-      };
+      return { port: memcached.port, stop: () => memcached.stop() };
     },
+    configs: [
+      { name: 'WP_CACHE_KEY_SALT', lines: (port) => [server(port), `define( 'WP_CACHE_KEY_SALT', 'understudy-real-memcached' );`] },
+      {
+        // WordPress reads its own tables under these names: the drop-in's global groups then lose the table prefix.
+        name: 'no salt, CUSTOM_USER_TABLE and CUSTOM_USER_META_TABLE',
+        lines: (port) => [server(port), `define( 'CUSTOM_USER_TABLE', 'wp_users' );`, `define( 'CUSTOM_USER_META_TABLE', 'wp_usermeta' );`],
+      },
+    ],
   };
 }
 
