@@ -4,20 +4,24 @@
  * cache, and Understudy invalidating with its own key schemes (no companion), configured by detection
  * from the generated wp-config.php as `WP_CONFIG_PATH` would. For each change: what PHP showed before,
  * whether it showed the change within 1 s of Understudy's answer, and when (polled every 20 ms). Then
- * the reproduction (a process with no invalidation leaves PHP stale), and what invalidation costs a
- * write. Figures and how to re-run: docs/deploy.md, "Checked against the real drop-ins".
+ * the reproduction (a process with no invalidation leaves PHP stale), what invalidation costs a write,
+ * and the keys: each key Understudy deletes looked up in the cache server after PHP stored its entry.
+ * Each drop-in runs under two configurations (the usual one, then its other key inputs). Figures and
+ * how to re-run: docs/deploy.md, "Checked against the real drop-ins".
  *
  *   WP_TEST_MYSQL_URL=mysql://root@127.0.0.1:3306/x npx tsx bench/real-drop-ins.ts \
  *     --redis-drop-in=<redis-cache>/includes/object-cache.php --memcached-drop-in=<wp-memcached>/object-cache.php [--writes=40]
  *
  * Needs Debian's wordpress, php-cli with the redis and memcache extensions, redis-server, memcached,
  * and MariaDB at WP_TEST_MYSQL_URL (a database is created there and dropped). Starts its own
- * redis-server and memcached on free ports (the drop-ins flush them). Exits 1 if PHP missed a change.
+ * redis-server and memcached on free ports (the drop-ins flush them). Exits 1 if PHP missed a change,
+ * a reproduction was not stale, or a key did not match.
  */
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import { createClient } from '@redis/client';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../lib/app';
@@ -25,7 +29,6 @@ import { openSite } from '../lib/boot';
 import { memoryLogger } from '../lib/logger';
 import { WordPressChanges } from '../lib/wp/changes';
 import { fixedClock } from '../lib/wp/clock';
-import { createClient } from '@redis/client';
 import { invalidatorFor, memcachedConfigOf, redisConfigOf } from '../lib/wp/object-cache/adapter';
 import { SECOND_PASS_MS } from '../lib/wp/object-cache/coherence';
 import { CacheKey, coreInvalidation } from '../lib/wp/object-cache/core-invalidation';
@@ -42,7 +45,6 @@ import { ORACLE_SALTS, credentials, loadOracleInto, oracleConfig } from '../test
 import { API, as } from '../test/harness/support';
 import { RunningWordPress, startWordPressPhp, wordpressPhpSkipReason } from '../test/harness/wordpress-php';
 import { benchArgs } from './harness';
-
 
 const TICKET = 158;
 const WITHIN_MS = 1_000;
@@ -73,6 +75,8 @@ interface Observation {
   expected: unknown;
   /** ms from Understudy's answer until PHP showed the change; null if not within WATCH_MS. */
   shownAfterMs: number | null;
+  /** PHP's reads until then. */
+  reads: number;
   last: unknown;
 }
 
@@ -210,11 +214,11 @@ async function observe(wp: RunningWordPress, { change, code, write }: Change): P
   const after = await write(before);
   const answered = performance.now();
   let last: unknown;
-  for (;;) {
+  for (let reads = 1; ; reads++) {
     last = await wp.phpEval(after.code ?? code);
     const elapsed = performance.now() - answered;
-    if (JSON.stringify(last) === JSON.stringify(after.expected)) return { change, before, expected: after.expected, shownAfterMs: elapsed, last };
-    if (elapsed > WATCH_MS) return { change, before, expected: after.expected, shownAfterMs: null, last };
+    if (JSON.stringify(last) === JSON.stringify(after.expected)) return { change, before, expected: after.expected, shownAfterMs: elapsed, reads, last };
+    if (elapsed > WATCH_MS) return { change, before, expected: after.expected, shownAfterMs: null, reads, last };
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
@@ -229,7 +233,7 @@ async function reproduction(wp: RunningWordPress, unaware: Site): Promise<Observ
     const after = await write(before);
     await new Promise((resolve) => setTimeout(resolve, STALE_WAIT_MS));
     const last = await wp.phpEval(after.code ?? code);
-    observations.push({ change, before, expected: after.expected, shownAfterMs: JSON.stringify(last) === JSON.stringify(after.expected) ? STALE_WAIT_MS : null, last });
+    observations.push({ change, before, expected: after.expected, shownAfterMs: JSON.stringify(last) === JSON.stringify(after.expected) ? STALE_WAIT_MS : null, reads: 1, last });
   }
   return observations;
 }
@@ -278,10 +282,10 @@ function stats(ms: number[]) {
 
 function report(observations: Observation[], stale: Observation[], cost: Awaited<ReturnType<typeof writeCost>>, writes: number): void {
   const json = (v: unknown) => `\`${JSON.stringify(v)}\``;
-  console.log('\nWith the adapter:\n\n| change | PHP before | PHP after | within 1 s | shown after the answer |\n|---|---|---|---|---|');
+  console.log('\nWith the adapter:\n\n| change | PHP before | PHP after | within 1 s | shown after the answer (PHP reads) |\n|---|---|---|---|---|');
   for (const o of observations) {
     const after = o.shownAfterMs === null ? `${json(o.last)} (expected ${json(o.expected)})` : json(o.expected);
-    const when = o.shownAfterMs === null ? `not within ${WATCH_MS / 1000} s` : `${o.shownAfterMs.toFixed(0)} ms`;
+    const when = o.shownAfterMs === null ? `not within ${WATCH_MS / 1000} s` : `${o.shownAfterMs.toFixed(0)} ms (${o.reads})`;
     console.log(`| ${o.change} | ${json(o.before)} | ${after} | ${o.shownAfterMs !== null && o.shownAfterMs <= WITHIN_MS ? 'yes' : 'NO'} | ${when} |`);
   }
   console.log(`\nWithout invalidation (objectCache none), another ticket:\n\n| change | PHP before | in the database | PHP ${STALE_WAIT_MS / 1000} s later |\n|---|---|---|---|`);
