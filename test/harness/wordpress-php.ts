@@ -1,8 +1,9 @@
 /**
  * Real WordPress (Debian's package in /usr/share/wordpress, php-cli's built-in server) over a test's
  * MariaDB database, reading through a persistent object cache in Redis (test/fixtures/wordpress/
- * object-cache.php) and, unless told otherwise, with the PHP cache companion installed. This is the
- * PHP site Understudy stands beside, for tests that check what PHP sees after Understudy's writes.
+ * object-cache.php, or a real drop-in given as `objectCacheFile`) and, unless told otherwise, with
+ * the PHP cache companion installed. This is the PHP site Understudy stands beside, for tests that
+ * check what PHP sees after Understudy's writes.
  *
  * The WordPress files stay where Debian put them; a temporary directory holds what a site owner
  * would own: wp-config.php, and wp-content with the drop-in and the must-use plugins (symlinked from
@@ -46,6 +47,10 @@ export interface WordPressPhpOptions {
   redis?: { host: string; port: number };
   /** Installs the PHP cache companion (default true); false shows what PHP sees without it. */
   companion?: boolean;
+  /** A drop-in copied in as wp-content/object-cache.php instead of the test's own Redis cache. */
+  objectCacheFile?: string;
+  /** PHP lines for wp-config.php before WordPress loads: the drop-in's constants, `$memcached_servers`. */
+  configLines?: string[];
 }
 
 export interface RunningWordPress {
@@ -55,6 +60,8 @@ export interface RunningWordPress {
   companion: CompanionCacheConfig;
   /** The Redis key prefix of this site's object cache. */
   cachePrefix: string;
+  /** The site's wp-config.php, as Understudy's WP_CONFIG_PATH would name it. */
+  configFile: string;
   /** A GET on PHP's site (a path such as `/?rest_route=/wp/v2/users/1`). */
   phpGet(pathAndQuery: string): Promise<{ status: number; body: string }>;
   /** Runs PHP code inside a WordPress request (`return …;`) and gives back the value, JSON-decoded. */
@@ -71,9 +78,11 @@ export async function startWordPressPhp(options: WordPressPhpOptions): Promise<R
   const evalToken = randomBytes(16).toString('hex');
   const redis = options.redis ?? { host: '127.0.0.1', port: 6379 };
 
-  layOutSite(dir, options.companion ?? true);
-  fs.writeFileSync(path.join(dir, 'wp-config.php'), wpConfig({
+  layOutSite(dir, options.companion ?? true, options.objectCacheFile);
+  const configFile = path.join(dir, 'wp-config.php');
+  fs.writeFileSync(configFile, wpConfig({
     db: options.db, salts: options.salts, tablePrefix: options.tablePrefix ?? 'wp_', url, dir, cachePrefix, evalToken, redis,
+    extraLines: options.configLines ?? [],
   }));
   fs.writeFileSync(path.join(dir, 'router.php'), ROUTER);
 
@@ -113,6 +122,7 @@ export async function startWordPressPhp(options: WordPressPhpOptions): Promise<R
     url,
     companion: { siteUrl: url, authSalt: await authSalt(options.salts) },
     cachePrefix,
+    configFile,
     phpGet,
     phpEval,
     async close() {
@@ -122,14 +132,15 @@ export async function startWordPressPhp(options: WordPressPhpOptions): Promise<R
   };
 }
 
-/** The site owner's files: wp-content with the Redis drop-in and the must-use plugins. */
-function layOutSite(dir: string, withCompanion: boolean): void {
+/** The site owner's files: wp-content with the drop-in (the test's Redis one unless given) and the must-use plugins. */
+function layOutSite(dir: string, withCompanion: boolean, dropIn: string | undefined): void {
   const content = path.join(dir, 'wp-content');
   fs.mkdirSync(path.join(content, 'mu-plugins'), { recursive: true });
   for (const shared of ['plugins', 'themes', 'languages']) {
     fs.symlinkSync(path.join(WORDPRESS_DIR, 'wp-content', shared), path.join(content, shared));
   }
-  fs.symlinkSync(path.join(FIXTURES, 'object-cache.php'), path.join(content, 'object-cache.php'));
+  if (dropIn) fs.copyFileSync(dropIn, path.join(content, 'object-cache.php'));
+  else fs.symlinkSync(path.join(FIXTURES, 'object-cache.php'), path.join(content, 'object-cache.php'));
   fs.symlinkSync(path.join(FIXTURES, 'understudy-test-probe.php'), path.join(content, 'mu-plugins/understudy-test-probe.php'));
   if (withCompanion) fs.symlinkSync(COMPANION_FILE, path.join(content, 'mu-plugins/understudy-cache-companion.php'));
 }
@@ -143,6 +154,7 @@ interface ConfigInputs {
   cachePrefix: string;
   evalToken: string;
   redis: { host: string; port: number };
+  extraLines: string[];
 }
 
 function wpConfig(c: ConfigInputs): string {
@@ -157,7 +169,7 @@ function wpConfig(c: ConfigInputs): string {
     ABSPATH: `${WORDPRESS_DIR}/`,
   };
   const lines = Object.entries(constants).map(([name, value]) => `define( '${name}', ${phpLiteral(value)} );`);
-  return `<?php\n// Written by test/harness/wordpress-php.ts for one test run.\n${lines.join('\n')}\n`
+  return `<?php\n// Written by test/harness/wordpress-php.ts for one test run.\n${[...lines, ...c.extraLines].join('\n')}\n`
     + `$table_prefix = ${phpLiteral(c.tablePrefix)};\nrequire_once ABSPATH . 'wp-settings.php';\n`;
 }
 
