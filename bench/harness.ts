@@ -31,6 +31,8 @@ export interface Result {
   ok: number;
   /** Resident memory of the serving process right after the run, in MB. */
   rssMb?: number;
+  /** What a suite adds about the run (the writes suite: cache commands a write). */
+  note?: string;
 }
 
 export type BenchRequest = autocannon.Request;
@@ -92,6 +94,32 @@ export async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/**
+ * CPU time so far (user + system) in ms of a process and its children (the workers of `serve
+ * --workers`), from /proc (Linux; clock ticks of 10 ms); undefined elsewhere.
+ */
+export function cpuTimeMs(pid: number | undefined): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name (in parentheses): state is the first, utime the 12th, stime the 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const own = (Number(fields[11]) + Number(fields[12])) * 10;
+    return own + childrenOf(pid as number).reduce((sum, child) => sum + (cpuTimeMs(child) ?? 0), 0);
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU time a process spent since `before` (cpuTimeMs), or undefined where it cannot be read. */
+export function cpuTimeSince(pid: number | undefined, before: number | undefined): number | undefined {
+  const now = cpuTimeMs(pid);
+  return before === undefined || now === undefined ? undefined : now - before;
+}
+
+function childrenOf(pid: number): number[] {
+  return fs.readdirSync(`/proc/${pid}/task`).flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+}
+
 /** Resident memory of a process, in MB (Linux). */
 export function rssMb(child: ChildProcess): number | undefined {
   try {
@@ -133,9 +161,9 @@ export function report(title: string, results: Result[]): void {
   const baseline = results[0]?.rps ?? 0;
   const rows = results.map((r) => [
     r.name, r.rps.toFixed(0), `${r.p50} ms`, `${r.p99} ms`, baseline ? `${((r.rps / baseline) * 100).toFixed(1)}%` : '',
-    String(r.errors + r.non2xx), r.rssMb === undefined ? '' : `${r.rssMb} MB`,
+    String(r.errors + r.non2xx), r.rssMb === undefined ? '' : `${r.rssMb} MB`, r.note ?? '',
   ]);
-  const head = ['run', 'req/s', 'p50', 'p99', 'of bare Express', 'errors/non-2xx', 'server RSS'];
+  const head = ['run', 'req/s', 'p50', 'p99', 'of bare Express', 'errors/non-2xx', 'server RSS', 'notes'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ');
   process.stdout.write(`\n${title}\n\n${fmt(head)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(fmt).join('\n')}\n`);

@@ -19,7 +19,7 @@ import { addIndexes } from '../lib/support/db-indexes';
 import { addMailbox } from '../lib/support/mailboxes/admin';
 import { relaySignature } from '../lib/support/inbound/signature';
 import { SALTS, benchConfig, benchDatabaseUrl, benchTarget, createBenchDatabase } from './fixture';
-import { BenchRequest, Result, freePort, log, measure, startServer, stop } from './harness';
+import { BenchRequest, Result, cpuTimeMs, cpuTimeSince, freePort, log, measure, startServer, stop } from './harness';
 
 /**
  * Each run's files in a folder of its own, and folders of earlier runs removed only once they are ten
@@ -77,28 +77,6 @@ export async function mailSuite(args: Record<string, string>, connections: numbe
   return [result];
 }
 
-/**
- * CPU time so far (user + system) in ms of a process and its children (the workers of `serve
- * --workers`), from /proc (Linux; clock ticks of 10 ms); undefined elsewhere.
- */
-function cpuTimeMs(pid: number | undefined): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The fields after the command name (in parentheses): state is the first, utime the 12th, stime the 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const own = (Number(fields[11]) + Number(fields[12])) * 10;
-    return own + childrenOf(pid as number).reduce((sum, child) => sum + (cpuTimeMs(child) ?? 0), 0);
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU time a process spent since `before` (cpuTimeMs), or undefined where it cannot be read. */
-function cpuTimeSince(pid: number | undefined, before: number | undefined): number | undefined {
-  const now = cpuTimeMs(pid);
-  return before === undefined || now === undefined ? undefined : now - before;
-}
-
 function removeOldRuns(): void {
   fs.mkdirSync(RUNS_DIR, { recursive: true });
   for (const entry of fs.readdirSync(RUNS_DIR)) {
@@ -115,10 +93,6 @@ function localMariadbPid(): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-function childrenOf(pid: number): number[] {
-  return fs.readdirSync(`/proc/${pid}/task`).flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
 }
 
 /** A new database with one mailbox (and the svc_* indexes, if asked): its route key and relay secret. */

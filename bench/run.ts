@@ -2,11 +2,12 @@
  * `npm run bench`: builds the server, then measures each suite against the bare Express route on the
  * same machine in the same run (docs/performance.md records the figures).
  *
- *   npm run bench -- [--suite=docs,tickets,mail,record] [--connections=16] [--duration=10] [suite options]
+ *   npm run bench -- [--suite=docs,tickets,mail,record,writes] [--connections=16] [--duration=10] [suite options]
  *   docs:    10,000 published docs, a rotation of searches (typos, prefixes, filters)  (bench/docs.ts)
  *   tickets: --tickets=100000 --indexes=both|on|off --writes=<per second> --buffer-pool=<MB>   (bench/tickets.ts)
  *   mail:    --indexes=on|off; signed ~20 KB relay messages, every 202 checked stored   (bench/mail.ts)
  *   record:  client p99 through the proxy with --record off and on           (bench/record.ts)
+ *   writes:  --tickets=5000 --caches=redis,memcached; PATCH /tickets/<id> beside no cache, Redis, memcached (bench/writes.ts)
  */
 import { execFileSync } from 'node:child_process';
 import { ROOT, Result, benchArgs, log, measureBareExpress, report } from './harness';
@@ -14,12 +15,14 @@ import { mailSuite } from './mail';
 import { docsSuite } from './docs';
 import { recordSuite } from './record';
 import { ticketsSuite } from './tickets';
+import { writesSuite } from './writes';
 
 const SUITES: Record<string, (args: Record<string, string>, connections: number, duration: number) => Promise<Result[]>> = {
   docs: docsSuite,
   tickets: ticketsSuite,
   mail: mailSuite,
   record: (_args, connections, duration) => recordSuite(connections, duration),
+  writes: writesSuite,
 };
 
 async function main(): Promise<void> {
