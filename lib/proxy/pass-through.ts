@@ -2,7 +2,7 @@
  * Passing a request to the PHP site and its answer back, untouched: status, every header in order
  * (several Set-Cookie stay several), body bytes streamed as they come, redirects not followed. Only
  * hop-by-hop headers are dropped (RFC 9110 §7.6.1) and the usual X-Forwarded-* headers added; the
- * client's own forwarding headers pass only from a trusted proxy (TRUSTED_PROXIES).
+ * client's own forwarding and client-IP headers pass only from a trusted proxy (TRUSTED_PROXIES).
  */
 import http, { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
@@ -29,8 +29,20 @@ export interface PassObserver {
   finished?(complete: boolean, timedOut?: boolean): void;
 }
 
-/** What a proxy says about the visitor: from anyone else, PHP must not read them as said. */
-const FORWARDING = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'forwarded', 'x-real-ip']);
+/**
+ * What a proxy or CDN says about the visitor, beside every `X-Forwarded*` header (`-Ssl` and
+ * `-Server` are read by common is_ssl() snippets): from anyone else, PHP must not read them as said.
+ */
+const CLIENT_CLAIMS = new Set([
+  'forwarded', 'forwarded-for', 'x-real-ip', 'client-ip', 'x-client-ip', 'cf-connecting-ip', 'true-client-ip', 'x-cluster-client-ip',
+  'fastly-client-ip', 'front-end-https',
+]);
+
+/** PHP reads `X_Real_IP` as HTTP_X_REAL_IP too, so `_` counts as `-`. */
+function isClientClaim(lowerName: string): boolean {
+  const name = lowerName.replace(/_/g, '-');
+  return name.startsWith('x-forwarded') || CLIENT_CLAIMS.has(name);
+}
 
 const HOP_BY_HOP = new Set([
   'connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer',
@@ -96,8 +108,8 @@ export function passThrough(req: IncomingMessage, res: ServerResponse, upstream:
 
 /**
  * The headers the upstream gets: the client's, minus hop-by-hop, plus X-Forwarded-For/-Proto/-Host.
- * A client that is no trusted proxy has its X-Forwarded-*, Forwarded and X-Real-IP dropped: the
- * upstream gets only what this proxy saw (its address, its TLS, its Host).
+ * A client that is no trusted proxy has its X-Forwarded*, Forwarded, X-Real-IP and client-IP headers
+ * dropped: the upstream gets only what this proxy saw (its address, its TLS, its Host).
  */
 export function forwardedHeaders(req: IncomingMessage, upstream: Upstream): string[] {
   const kept = withoutHopByHop(req.rawHeaders);
@@ -107,7 +119,7 @@ export function forwardedHeaders(req: IncomingMessage, upstream: Upstream): stri
   const present = new Set<string>();
   for (let i = 0; i < kept.length; i += 2) {
     const name = (kept[i] as string).toLowerCase();
-    if (name === 'host' || (!trusted && FORWARDING.has(name))) continue;
+    if (name === 'host' || (!trusted && isClientClaim(name))) continue;
     if (name === 'x-forwarded-for') {
       forwardedFor = forwardedFor ? `${forwardedFor}, ${kept[i + 1]}` : kept[i + 1];
       continue;

@@ -29,22 +29,73 @@ export interface OutgoingAllowance {
 
 export const NO_ALLOWANCE: OutgoingAllowance = { entries: [], allowed: [] };
 
-/** Loopback, private, shared (CGNAT), link-local, multicast, reserved and unspecified addresses. */
-const INTERNAL = new net.BlockList();
+/**
+ * IPv4 addresses that are not the public internet (IANA's special-purpose registry): this network,
+ * private, shared (CGNAT), loopback, link-local, IETF protocol assignments, documentation
+ * (TEST-NET-1/2/3), the old 6to4 relay anycast, benchmarking, multicast, reserved and broadcast.
+ * The registry's globally reachable entries (AS112 192.31.196.0/24 and 192.175.48.0/24, AMT
+ * 192.52.193.0/24) are public.
+ */
+const INTERNAL_V4 = new net.BlockList();
 for (const [address, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.168.0.0', 16], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) INTERNAL.addSubnet(address, prefix, 'ipv4');
-// ::/96 holds the unspecified address, loopback and the old IPv4-compatible form (`::7f00:1`);
-// IPv4-mapped addresses (`::ffff:127.0.0.1`) meet the IPv4 ranges above: BlockList maps them.
-for (const [address, prefix] of [['::', 96], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8]] as const) {
-  INTERNAL.addSubnet(address, prefix, 'ipv6');
-}
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
+  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) INTERNAL_V4.addSubnet(address, prefix, 'ipv4');
+
+/**
+ * IPv6 is public only inside global unicast (2000::/3), which leaves out at once loopback,
+ * unspecified, IPv4-compatible (::/96), discard (100::/64), local-use NAT64 (64:ff9b:1::/48: where
+ * its IPv4 sits depends on the operator's prefix length), SRv6 (5f00::/16), unique-local, link-local,
+ * site-local and multicast; inside it, the special ranges: IETF protocol assignments (2001::/23,
+ * with Teredo 2001::/32, whose addresses carry two IPv4 addresses) and documentation.
+ */
+const GLOBAL_UNICAST = new net.BlockList();
+GLOBAL_UNICAST.addSubnet('2000::', 3, 'ipv6');
+const SPECIAL_GLOBAL_V6 = new net.BlockList();
+for (const [address, prefix] of [['2001::', 23], ['2001:db8::', 32], ['3fff::', 20]] as const) SPECIAL_GLOBAL_V6.addSubnet(address, prefix, 'ipv6');
 
 /** Whether an address (IPv4 or IPv6, no brackets) is one outgoing requests stay away from by default. */
 export function isInternalAddress(address: string): boolean {
   const family = net.isIP(address);
-  return family === 0 || INTERNAL.check(address, family === 6 ? 'ipv6' : 'ipv4');
+  if (family === 4) return INTERNAL_V4.check(address, 'ipv4');
+  if (family !== 6) return true;
+  const embedded = embeddedIPv4(ipv6Groups(address));
+  if (embedded !== undefined) return INTERNAL_V4.check(embedded, 'ipv4');
+  return !GLOBAL_UNICAST.check(address, 'ipv6') || SPECIAL_GLOBAL_V6.check(address, 'ipv6');
+}
+
+/**
+ * The IPv4 address an IPv6 address stands for, where a host or gateway turns one into the other:
+ * IPv4-mapped (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96), NAT64 (64:ff9b::/96, as DNS64
+ * answers on an IPv6-only host) and 6to4 (2002::/16). `64:ff9b::a00:1` reaches 10.0.0.1.
+ */
+function embeddedIPv4(groups: readonly number[]): string | undefined {
+  const [g0, g1, g2, g3, g4, g5, g6 = 0, g7 = 0] = groups;
+  const zeros = (...gs: Array<number | undefined>) => gs.every((g) => g === 0);
+  const quad = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+  if (zeros(g0, g1, g2, g3, g4) && g5 === 0xffff) return quad(g6, g7);
+  if (zeros(g0, g1, g2, g3, g5) && g4 === 0xffff) return quad(g6, g7);
+  if (g0 === 0x64 && g1 === 0xff9b && zeros(g2, g3, g4, g5)) return quad(g6, g7);
+  if (g0 === 0x2002) return quad(g1 ?? 0, g2 ?? 0);
+  return undefined;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted tail and a zone allowed). */
+function ipv6Groups(address: string): number[] {
+  const bare = address.replace(/%.*$/, '');
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(bare);
+  const hex = dotted ? bare.slice(0, dotted.index) + dottedAsGroups(dotted.slice(1).map(Number)) : bare;
+  const [head = '', tail] = hex.split('::');
+  const parse = (part: string) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
+  const front = parse(head);
+  const back = tail === undefined ? [] : parse(tail);
+  return [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+}
+
+/** `127.0.0.1` as the last two groups, `7f00:1`. */
+function dottedAsGroups([a = 0, b = 0, c = 0, d = 0]: number[]): string {
+  return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
 }
 
 /**

@@ -10,8 +10,12 @@
  * - Only WordPress's front controllers run parse_request(): index.php (which nginx's
  *   `try_files … /index.php?$args` makes of every path that is no file) and the few root files that
  *   call wp(). Any other `.php` file (admin-ajax.php, wp-login.php, wp-admin's pages) ignores it.
+ * - Nothing under /wp-admin/ is taken to read it: the directory's index.php and its files do not
+ *   (admin-ajax.php/x runs admin-ajax on Apache); the rare path there that is no file and reaches
+ *   index.php is left to PHP, which answers it as it always did (docs/deploy.md).
  * It assumes WordPress at the site's root, as `understudy nginx` does.
  */
+import { posix } from 'node:path';
 import { FORM_BODY_COUNT, PhpQueryValue, parsePhpQuery, phpArrayFromPairs, phpUrldecode } from './php-query';
 
 export type RestRouteReading =
@@ -85,6 +89,9 @@ function readsQueryVars(path: string): boolean {
   } catch {
     // nginx decodes what it can; a malformed escape stays as written.
   }
+  // nginx merges slashes and resolves dot segments before it looks for the file.
+  const normal = posix.normalize(decoded);
+  if (normal === '/wp-admin' || normal.startsWith('/wp-admin/')) return false;
   if (!decoded.endsWith('.php')) return true;
   return FRONT_CONTROLLERS.has(decoded.slice(decoded.lastIndexOf('/') + 1));
 }

@@ -145,10 +145,16 @@ describe('pass-through to the upstream', () => {
     assert.deepEqual(headerValues(hop.rawHeaders, 'x-kept'), ['yes']);
   });
 
-  it('passes a client\'s X-Forwarded-*, Forwarded and X-Real-IP on only when the client is a trusted proxy', async () => {
+  /** Headers that is_ssl() snippets, IP-detection code and CDNs' PHP integrations read. */
+  const CLIENT_CLAIMS = [
+    'X-Forwarded-Ssl', 'X-Forwarded-Server', 'X-Forwarded-Scheme', 'X-Forwarded', 'X-Client-IP', 'Client-IP', 'CF-Connecting-IP', 'True-Client-IP',
+    'X-Cluster-Client-IP', 'Fastly-Client-IP', 'Forwarded-For', 'Front-End-Https', 'X_Real_IP',
+  ];
+
+  it('passes a client\'s X-Forwarded*, Forwarded, X-Real-IP and client-IP headers on only when the client is a trusted proxy', async () => {
     const forged = [
       'X-Forwarded-For', '6.6.6.6', 'X-Forwarded-Proto', 'https', 'X-Forwarded-Host', 'evil.example', 'X-Forwarded-Port', '443',
-      'Forwarded', 'for=6.6.6.6;proto=https', 'X-Real-IP', '6.6.6.6',
+      'Forwarded', 'for=6.6.6.6;proto=https', 'X-Real-IP', '6.6.6.6', ...CLIENT_CLAIMS.flatMap((name) => [name, name === 'X-Forwarded-Ssl' ? 'on' : '6.6.6.6']),
     ];
     const seen = async (trusted: string) => {
       const front = await listen((req, res) => {
@@ -165,13 +171,14 @@ describe('pass-through to the upstream', () => {
     assert.deepEqual(headerValues(untrusted, 'x-forwarded-for'), ['127.0.0.1']);
     assert.deepEqual(headerValues(untrusted, 'x-forwarded-proto'), ['http']);
     assert.deepEqual(headerValues(untrusted, 'x-forwarded-host'), [headerValues(untrusted, 'host')[0]]);
-    for (const name of ['x-forwarded-port', 'forwarded', 'x-real-ip']) assert.deepEqual(headerValues(untrusted, name), [], name);
+    for (const name of ['x-forwarded-port', 'forwarded', 'x-real-ip', ...CLIENT_CLAIMS]) assert.deepEqual(headerValues(untrusted, name.toLowerCase()), [], name);
     const trusted = await seen('127.0.0.1');
     assert.deepEqual(headerValues(trusted, 'x-forwarded-for'), ['6.6.6.6, 127.0.0.1']);
     assert.deepEqual(headerValues(trusted, 'x-forwarded-proto'), ['https']);
     assert.deepEqual(headerValues(trusted, 'x-forwarded-host'), ['evil.example']);
     assert.deepEqual(headerValues(trusted, 'forwarded'), ['for=6.6.6.6;proto=https']);
     assert.deepEqual(headerValues(trusted, 'x-real-ip'), ['6.6.6.6']);
+    for (const name of CLIENT_CLAIMS) assert.equal(headerValues(trusted, name.toLowerCase()).length, 1, name);
   });
 
   it('can send the upstream its own host name instead of the client\'s', async () => {

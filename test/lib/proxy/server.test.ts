@@ -64,6 +64,12 @@ describe('understudy proxy over the oracle site', () => {
     assert.deepEqual(seen.map((s) => s.url), ['/wp-json/wp/v2/posts?per_page=1', '/wp-json/', '/about/?x=1']);
   });
 
+  it('passes the dashboard to the upstream even with a rest_route naming a plugin route, as WordPress ignores it there', async () => {
+    const dashboard = await rawRequest(front.url, { path: '/wp-admin/?rest_route=/support/v1/tickets' });
+    assert.equal(JSON.parse(dashboard.body.toString()).from, 'upstream');
+    assert.deepEqual(seen.map((s) => s.url), ['/wp-admin/?rest_route=/support/v1/tickets']);
+  });
+
   it('reads admin-ajax bodies to find the action: the plugins\' actions are served, others get the body whole', async () => {
     const form = ['Content-Type', 'application/x-www-form-urlencoded'];
     const served = await rawRequest(front.url, { method: 'POST', path: '/wp-admin/admin-ajax.php', headers: form, body: 'action=frm_form_submit&form_id=999' });

@@ -19,7 +19,6 @@ describe('route keys', () => {
     for (const url of [
       '/?rest_route=/%73upport/v1/tickets', '/?%72est_route=/support/v1/tickets', '/?rest.route=/support/v1/tickets', '/?rest+route=/support/v1/tickets',
       '/?rest[route=/support/v1/tickets', '/?+rest_route%00x=/support/v1/tickets', '/?rest_route=/wp/v2/posts&rest_route=/support/v1/tickets',
-      '/wp-admin/nothing/?rest_route=/support/v1/tickets', '/wp-admin/admin-ajax.php/x?rest_route=/support/v1/tickets',
       '/wp-js%6Fn/%2573upport/v1/tickets', '//wp-json/support/v1/tickets/', '/wp-json/wp/v2/posts&rest_route=/support/v1/tickets', '/indexXphp/wp-json/support/v1/tickets',
     ]) assert.deepEqual(targetOf(url), tickets, url);
     assert.deepEqual(targetOf('/?rest_route[]=/support/v1/tickets'), { kind: 'rest', path: '/', invalid: true });
@@ -29,6 +28,14 @@ describe('route keys', () => {
     assert.deepEqual(targetOf('/', 'POST', 'rest_route=/support/v1/tickets', 'application/json'), { kind: 'page', path: '/' });
     assert.deepEqual(targetOf('/wp-login.php?rest_route=/support/v1/tickets'), { kind: 'page', path: '/wp-login.php' });
     assert.deepEqual(targetOf('/wp-admin/admin-ajax.php?rest_route=/support/v1/tickets&action=a'), { kind: 'ajax', action: 'a' });
+  });
+
+  it('leaves rest_route under /wp-admin/ to PHP: the dashboard, its pages, admin-ajax.php with a path after it', () => {
+    for (const path of ['/wp-admin/', '/wp-admin', '/wp-admin/network/', '/wp-%61dmin/', '//wp-admin//user/', '/x/../wp-admin/', '/wp-admin/nothing/', '/wp-admin/admin-ajax.php/x']) {
+      assert.deepEqual(targetOf(`${path}?rest_route=/support/v1/tickets`), { kind: 'page', path }, path);
+      assert.deepEqual(targetOf(path, 'POST', 'rest_route=/support/v1/tickets', 'application/x-www-form-urlencoded'), { kind: 'page', path }, `${path} (body)`);
+    }
+    assert.deepEqual(targetOf('/wp-admin-x/?rest_route=/support/v1/tickets'), { kind: 'rest', path: '/support/v1/tickets' }, 'only the wp-admin directory');
   });
 
   it('takes the admin-ajax action from a POST body before the query, as $_REQUEST does', () => {

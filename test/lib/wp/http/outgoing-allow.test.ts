@@ -17,6 +17,18 @@ describe('OUTGOING_ALLOW: where outgoing requests may connect', () => {
     assert.deepEqual(external.filter(isInternalAddress), []);
   });
 
+  it('checks the IPv4 address a NAT64, 6to4 or translated IPv6 address stands for, and refuses the other special-purpose ranges', () => {
+    const internal = [
+      '64:ff9b::7f00:1', '64:ff9b::169.254.169.254', '64:ff9b::a00:1', '2002:7f00:1::1', '2002:a9fe:a9fe::', '::ffff:0:7f00:1',
+      '198.18.0.1', '198.19.255.255', '192.0.0.1', '192.0.2.1', '198.51.100.1', '203.0.113.1', '192.88.99.1',
+      '100::1', '64:ff9b:1::a00:1', '2001::1', '2001:0:4136:e378::1', '2001:db8::1', '3fff::1', '5f00::1', 'fe80::1%eth0',
+    ];
+    const external = ['64:ff9b::808:808', '64:ff9b::8.8.8.8', '2002:808:808::1', '::ffff:0:808:808', '192.31.196.1', '192.52.193.1', '2001:4860:4860::8888', '2a00:1450::1'];
+    assert.deepEqual(internal.filter((a) => !isInternalAddress(a)), []);
+    assert.deepEqual(external.filter(isInternalAddress), []);
+    assert.equal(mayConnect(NO_ALLOWANCE, '[64:ff9b::a9fe:a9fe]', '64:ff9b::a9fe:a9fe', 80), false, 'the metadata service through NAT64');
+  });
+
   it('lets public addresses use ports 80, 443 and 8080 only, and internal ones nothing, by default', () => {
     const may = (address: string, port: number) => mayConnect(NO_ALLOWANCE, 'example.com', address, port);
     assert.deepEqual([80, 443, 8080, 22, 3306, 8443, 25].map((p) => may('93.184.216.34', p)), [true, true, true, false, false, false, false]);

@@ -74,6 +74,14 @@ describe('REST server: serve_request() and dispatch()', function () {
       assert.equal(res.status, 400);
       assert.equal(res.text, '0');
     });
+
+    it('leaves rest_route alone under /wp-admin/, where WordPress shows the dashboard instead', async () => {
+      for (const url of ['/wp-admin/?rest_route=/test/v1/things', '/wp-admin/network/?rest_route=/test/v1/things', '/wp-admin/admin-ajax.php/x?rest_route=/test/v1/things']) {
+        const res = await get(url);
+        assert.equal(res.status, 404, url);
+        assert.match(res.text, /^Not found: Understudy serves/, url);
+      }
+    });
   });
 
   describe('matching', () => {
