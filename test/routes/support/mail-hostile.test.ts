@@ -29,10 +29,7 @@ function foldedIds(name: string, ids: string[]): string {
   return `${name}: ${lines.join('\r\n ')}`;
 }
 
-/**
- * `count` Message-IDs that name nothing stored; short, so that 50,000 of them stay under the parser's
- * 1 MiB header limit (a longer list is refused as unreadable before threading ever sees it).
- */
+/** `count` Message-IDs that name nothing stored. */
 function unknownIds(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `<${i}@u${serial}>`);
 }
