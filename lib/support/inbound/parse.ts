@@ -51,9 +51,9 @@ const KEPT_BLOCK_MAX = HEADER_BLOCK_MAX / 2;
  */
 const KEPT_FIELD_MAX = 8 * 1024;
 /**
- * The fields intake reads, most needed first: all that a too-large block keeps, as many of each as
- * allows (the first ones), while KEPT_BLOCK_MAX allows. From is kept twice at most: two make no sender
- * (senderOf). Threading reads the first References and In-Reply-To, the loop rules every occurrence.
+ * The fields intake reads, most needed first, each with how many of its first occurrences a too-large
+ * block keeps (while KEPT_BLOCK_MAX allows). Two From headers name no sender (senderOf), so two are kept;
+ * threading and mailparser read the first of the others; the loop rules and To/Cc read every one.
  */
 const FIELDS_READ: ReadonlyMap<string, number> = new Map([
   ['from', 2], ['content-type', 1], ['mime-version', 1], ['content-transfer-encoding', 1], ['message-id', 1],
@@ -84,9 +84,9 @@ export async function parseEmail(raw: Buffer): Promise<ParsedEmail> {
 
 /**
  * The message as mailparser gets it: unchanged, unless its top header block is larger than
- * HEADER_BLOCK_MAX; then only the fields intake reads are kept (FIELDS_READ), each unfolded and cut to
- * KEPT_FIELD_MAX bytes, in their order, before the body as it was. The message is still stored whole
- * (original.eml).
+ * HEADER_BLOCK_MAX; then only the first few of the fields intake reads are kept (FIELDS_READ), each
+ * unfolded and cut to KEPT_FIELD_MAX bytes, the most needed while KEPT_BLOCK_MAX allows, in message
+ * order, before the body as it was. The message is still stored whole (original.eml).
  */
 export function withBoundedHeader(raw: Buffer): Buffer {
   const end = headerEnd(raw);
