@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { IssuedCredentials } from '../../../lib/support/mailboxes/admin';
 import { uploadsDirOf } from '../../../lib/support/tickets/attachments';
-import { withBoundedHeader } from '../../../lib/support/inbound/parse';
+import { HEADER_BLOCK_MAX, parseEmail, withBoundedHeader } from '../../../lib/support/inbound/parse';
+import { assertAboutLinear } from '../../fuzz/settings';
 import { addTestMailbox, inboundPost, postMeta, relayPost } from '../../harness/mail';
 import { API, as } from '../../harness/support';
 import { OracleSite, openOracle } from '../../harness/oracle';
@@ -28,10 +29,7 @@ function foldedIds(name: string, ids: string[]): string {
   return `${name}: ${lines.join('\r\n ')}`;
 }
 
-/**
- * `count` Message-IDs that name nothing stored; short, so that 50,000 of them stay under the parser's
- * 1 MiB header limit (a longer list is refused as unreadable before threading ever sees it).
- */
+/** `count` Message-IDs that name nothing stored. */
 function unknownIds(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `<${i}@u${serial}>`);
 }
@@ -253,6 +251,55 @@ describe('mail built to hurt', function () {
       assert.match(bounded, /<19998@r\.test> <19999@r\.test>\r\n/);
       assert.match(bounded, /^From: a@b\.test\r\n/);
       assert.match(bounded, /\r\n\r\nHello from the test\.\r\n$/);
+    });
+
+    /** 17,000 short Cc lines: 288 KB, and over a megabyte as the parser counts lines. */
+    const manyCc = (count = 17_000) => Array.from({ length: count }, (_, i) => `Cc: u${i}@cc.test`);
+
+    it('opens the sender\'s ticket from behind 17,000 Cc lines (the parser refused the message before)', async () => {
+      const res = await relayPost(oracle.app, oracle.site, mailbox, rawMessage([...manyCc(), 'From: Customer Two <customer2@example.test>', 'Subject: Many copies'], 'Copied widely.'));
+      const ticket = await openedBy(res);
+      assert.deepEqual([ticket.customer_email, ticket.subject], ['customer2@example.test', 'Many copies']);
+      assert.match(JSON.stringify(ticket), /Copied widely\./);
+    });
+
+    it('keeps a few of each field it reads, within half the limit, and both of two From headers', () => {
+      const raw = rawMessage(['From: a@b.test', ...manyCc(), 'From: c@d.test', 'Subject: Two senders']);
+      const bounded = withBoundedHeader(raw).toString('latin1');
+      assert.ok(bounded.length < HEADER_BLOCK_MAX / 2, `${bounded.length} bytes`);
+      assert.deepEqual(bounded.match(/^(From|Cc|Subject):[^\r]*/gm), ['From: a@b.test', 'Cc: u0@cc.test', 'Cc: u1@cc.test', 'Cc: u2@cc.test', 'Cc: u3@cc.test', 'From: c@d.test', 'Subject: Two senders']);
+    });
+
+    it('bounds the block in time that grows with it, not faster', () => {
+      const small = rawMessage(['From: a@b.test', ...manyCc(4_000)]);
+      const large = rawMessage(['From: a@b.test', ...manyCc(64_000)]);
+      assertAboutLinear('withBoundedHeader', () => withBoundedHeader(small), () => withBoundedHeader(large));
+    });
+  });
+
+  describe('a MIME part whose header block is larger than 64 KiB', function () {
+    /** A multipart message whose second part carries a 500 KB Cc. */
+    function wideHeadedPart(): Buffer {
+      const cc = `Cc: ${Array.from({ length: 40_000 }, (_, i) => `u${i}@e.test`).join(', ')}`;
+      return Buffer.from([
+        'From: Customer Two <customer2@example.test>', 'Subject: Wide part', `Message-ID: ${uniqueId('wide')}`,
+        'MIME-Version: 1.0', 'Content-Type: multipart/mixed; boundary="BB"', '',
+        '--BB', 'Content-Type: text/plain', '', 'The first part.',
+        '--BB', 'Content-Type: text/plain', cc, '', 'The second part.', '--BB--', '',
+      ].join('\r\n'));
+    }
+
+    it('is refused by the parser before it reads the part\'s header (it took a third of a second each before)', async () => {
+      await assert.rejects(parseEmail(wideHeadedPart()), /Max header size for a MIME node exceeded/);
+    });
+
+    it('makes the message unreadable: the relay is answered 202 ignored, the message kept; the inbound route answers 422', async () => {
+      const res = await relayPost(oracle.app, oracle.site, mailbox, wideHeadedPart());
+      assert.equal(res.status, 202, res.text);
+      assert.deepEqual([res.body.outcome, res.body.reason, res.body.ticket_id], ['ignored', 'unreadable', null]);
+      assert.ok((await receiptOf(res.body.receipt_id)).raw_file, 'the message is kept for agents');
+      const inbound = await inboundPost(oracle.app, mailbox).set('Content-Type', 'message/rfc822').send(wideHeadedPart());
+      assert.equal(inbound.status, 422, inbound.text);
     });
   });
 });
