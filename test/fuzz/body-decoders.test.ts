@@ -22,6 +22,7 @@ import { openSite } from '../../lib/boot';
 import { memoryLogger } from '../../lib/logger';
 import { fixedClock } from '../../lib/wp/clock';
 import { isJsonContentType } from '../../lib/wp/http/body';
+import { jsonErrorForBody } from '../../lib/wp/php/json';
 import { FORM_BODY_COUNT, MAX_INPUT_NESTING_LEVEL, PhpInputCount, PhpQueryValue, QUERY_COUNT, parsePhpQuery, phpArrayFromPairs } from '../../lib/wp/http/php-query';
 import { parseJsonBody } from '../../lib/wp/rest/request';
 import { Site } from '../../lib/wp/site';
@@ -31,7 +32,7 @@ import { credentials, loadOracleInto, oracleConfig } from '../harness/oracle';
 import { SAMPLE_ROUTES, registerSampleAjaxActions } from '../harness/sample-routes';
 import { listen } from '../harness/wp-http';
 import { FuzzOutcome, FuzzRequest, explain, requestText, send, stillAnswers } from './client';
-import { assertAboutLinear, params, preview, shown, testTimeout } from './settings';
+import { assertAboutAsFast, assertAboutLinear, params, preview, shown, testTimeout } from './settings';
 
 // ---------------------------------------------------------------------------------------------
 // Generators
@@ -217,6 +218,18 @@ describe('fuzz: body decoders', function () {
         const expected = JSON.parse(JSON.stringify(value));
         assert.deepEqual(parsed.value, expected && typeof expected === 'object' && !Array.isArray(expected) ? expected : null);
       }), params(300, 20_000));
+    });
+
+    // Every JSON body is checked before any route or sign-in: an anonymous 8 MiB string of `é` once
+    // cost over five seconds (100 times its size in ASCII) though the work was linear.
+    it('check 8 MiB of 2-, 3- and 4-byte characters in about the time of 8 MiB of ASCII', () => {
+      const body = (char: string) => Buffer.from(`{"x":"${char.repeat(Math.floor(8 * 1024 * 1024 / Buffer.byteLength(char)))}"}`);
+      const ascii = body('a');
+      for (const char of ['é', '€', '😀']) {
+        const wide = body(char);
+        assert.equal(jsonErrorForBody(wide), null);
+        assertAboutAsFast(`8 MiB of ${char}`, 4, () => jsonErrorForBody(ascii), () => jsonErrorForBody(wide));
+      }
     });
   });
 

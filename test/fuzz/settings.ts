@@ -79,6 +79,23 @@ export function assertAboutLinear(what: string, small: () => unknown, large: () 
   assert.fail(`${what}: 16 times the input took far more than 16 times as long:${report}`);
 }
 
+/**
+ * Fails when `other` takes more than `factor` times as long as `baseline`, plus 5 ms, both run on
+ * inputs of the same size: for work that is linear but may still cost far more per byte of one kind
+ * than of another. Each is the fastest of three runs, and a pair that looks too slow is measured
+ * again, up to three times, before failing.
+ */
+export function assertAboutAsFast(what: string, factor: number, baseline: () => unknown, other: () => unknown): void {
+  let report = '';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const tBaseline = fastest(baseline);
+    const tOther = fastest(other);
+    if (tOther <= factor * tBaseline + 5) return;
+    report += ` ${tBaseline.toFixed(2)} ms then ${tOther.toFixed(2)} ms;`;
+  }
+  assert.fail(`${what}: took more than ${factor} times as long as the baseline:${report}`);
+}
+
 /** How long one request or message may take to be answered before it counts as a hang. */
 export const ANSWER_WITHIN_MS = 10_000;
 

@@ -7,6 +7,8 @@
  * keyed by the stored hash and an HMAC of the password tried (under a key of this process, never the
  * password itself), so revoking or changing a password changes the key and no remembered answer
  * outlives it. A remembered answer is the one the hash gave, so remembering it tells nobody more.
+ * Successes and failures are remembered apart, each up to its own bound, so that a stream of wrong
+ * guesses pushes out only other wrong guesses, never a real client's remembered sign-in.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { Clock, unixSeconds } from '../clock';
@@ -16,8 +18,8 @@ import { checkApplicationPassword, normalizeApplicationPassword } from '../passw
 import { UserStore, WpUser, userMeta } from '../users';
 
 const DAY_SECONDS = 86400;
-/** Outcomes remembered; the least recently used goes first. */
-const CHECKED_CACHE_SIZE = 10_000;
+/** Outcomes remembered of each kind (matched, refused); the least recently used goes first. */
+export const REMEMBERED_CHECKS = 10_000;
 
 interface StoredAppPassword {
   uuid: string;
@@ -46,7 +48,8 @@ export function parseBasicAuthorization(header: string | undefined): BasicCreden
 export type AppPasswordCheck = (password: string, storedHash: string) => Promise<boolean>;
 
 export class ApplicationPasswords {
-  private readonly checked = new Map<string, boolean>();
+  private readonly matched = new RecentKeys(REMEMBERED_CHECKS);
+  private readonly refused = new RecentKeys(REMEMBERED_CHECKS);
   private readonly cacheKey = randomBytes(32);
 
   constructor(
@@ -64,13 +67,11 @@ export class ApplicationPasswords {
     const user = await this.findUser(credentials.username);
     if (!user) return null;
     const password = normalizeApplicationPassword(credentials.password);
-    for (const item of storedPasswords(user)) {
-      if (await this.matches(user, item, password)) {
-        await this.recordUsage(user, item.uuid, request.ip);
-        return user;
-      }
-    }
-    return null;
+    const items = storedPasswords(user);
+    const item = this.rememberedMatch(user, items, password) ?? (await this.firstMatch(user, items, password));
+    if (!item) return null;
+    await this.recordUsage(user, item.uuid, request.ip);
+    return user;
   }
 
   /** WP: wp_is_application_passwords_available() (HTTPS or a local environment) and ::is_in_use(). */
@@ -86,19 +87,28 @@ export class ApplicationPasswords {
     return username.includes('@') ? this.users.byEmail(username) : null;
   }
 
-  private async matches(user: WpUser, item: StoredAppPassword, password: string): Promise<boolean> {
-    const key = createHmac('sha256', this.cacheKey).update(`${user.ID}\0${item.uuid}\0${item.password}\0${password}`).digest('base64');
-    const remembered = this.checked.get(key);
-    if (remembered !== undefined) {
-      // Used again: to the back of the line, so the entries in use are the last to go.
-      this.checked.delete(key);
-      this.checked.set(key, remembered);
-      return remembered;
+  /**
+   * A stored password this one is remembered to match, looked for before any other is checked: the
+   * failures on the earlier passwords may have been pushed out by guesses, the success not.
+   */
+  private rememberedMatch(user: WpUser, items: StoredAppPassword[], password: string): StoredAppPassword | undefined {
+    return items.find((item) => this.matched.touch(this.keyOf(user, item, password)));
+  }
+
+  /** WP: each stored password checked in turn, the first that matches wins. */
+  private async firstMatch(user: WpUser, items: StoredAppPassword[], password: string): Promise<StoredAppPassword | undefined> {
+    for (const item of items) {
+      const key = this.keyOf(user, item, password);
+      if (this.refused.touch(key)) continue;
+      const matched = await this.check(password, item.password);
+      (matched ? this.matched : this.refused).add(key);
+      if (matched) return item;
     }
-    const matched = await this.check(password, item.password);
-    if (this.checked.size >= CHECKED_CACHE_SIZE) this.checked.delete(this.checked.keys().next().value as string);
-    this.checked.set(key, matched);
-    return matched;
+    return undefined;
+  }
+
+  private keyOf(user: WpUser, item: StoredAppPassword, password: string): string {
+    return createHmac('sha256', this.cacheKey).update(`${user.ID}\0${item.uuid}\0${item.password}\0${password}`).digest('base64');
   }
 
   /** WP: record_application_password_usage(): at most once a day per address. */
@@ -111,6 +121,26 @@ export class ApplicationPasswords {
     item.last_used = now;
     item.last_ip = ip;
     await this.users.updateMeta(user.ID, '_application_passwords', items);
+  }
+}
+
+/** A bounded set of keys that forgets the least recently used first. */
+class RecentKeys {
+  // Sets iterate in insertion order: the first key is the least recently used.
+  private readonly keys = new Set<string>();
+
+  constructor(private readonly bound: number) {}
+
+  /** Whether the key is held; if so it moves to the back of the line, the last to go. */
+  touch(key: string): boolean {
+    if (!this.keys.delete(key)) return false;
+    this.keys.add(key);
+    return true;
+  }
+
+  add(key: string): void {
+    if (this.keys.size >= this.bound) this.keys.delete(this.keys.values().next().value as string);
+    this.keys.add(key);
   }
 }
 

@@ -2,10 +2,11 @@
  * A user with several application passwords: each stored hash is checked in turn until one matches
  * (a phpass round each), and what each check gave is remembered, failures too, so a client signing
  * in again and again with its third password pays for no hash after the first request. The checks
- * are counted by wrapping WordPress's own check, never timed.
+ * are counted by wrapping WordPress's own check, never timed. Failures are remembered apart from
+ * successes, so a flood of wrong guesses cannot push a real client's sign-in out of memory.
  */
 import assert from 'node:assert/strict';
-import { ApplicationPasswords } from '../../../../lib/wp/auth/app-passwords';
+import { ApplicationPasswords, REMEMBERED_CHECKS } from '../../../../lib/wp/auth/app-passwords';
 import { checkApplicationPassword, makePhpassHash } from '../../../../lib/wp/passwords';
 import { userMeta } from '../../../../lib/wp/users';
 import { OracleSite, credentials, openOracle } from '../../../harness/oracle';
@@ -57,6 +58,22 @@ describe('application passwords: remembered checks', function () {
     assert.equal(await signIn('otherOTHERotherOTHERothe'), null);
     assert.equal(checks.length, 6);
     assert.equal((await signIn(agent.password))?.user_login, agent.user_login);
+  });
+
+  it('still signs the right password in from memory after more wrong guesses than it remembers', async function () {
+    this.timeout(60_000);
+    // The guesses are counted like every check but answered without the phpass round (they are
+    // wrong whatever the hash), so that thousands of them stay quick.
+    passwords = new ApplicationPasswords(oracle.site.users, oracle.site.options, oracle.site.clock, 'local', async (password, hash) => {
+      checks.push({ password, hash });
+      return password.startsWith('guess') ? false : checkApplicationPassword(password, hash);
+    });
+    assert.ok(await signIn(agent.password));
+    const guesses = Math.ceil(REMEMBERED_CHECKS / 3) + 1;
+    for (let i = 0; i < guesses; i++) assert.equal(await signIn(`guess${String(i).padStart(19, '0')}`), null);
+    assert.equal(checks.length, 3 + 3 * guesses, 'every guess checked against the three stored hashes');
+    assert.equal((await signIn(agent.password))?.user_login, agent.user_login);
+    assert.equal(checks.length, 3 + 3 * guesses, 'the right password answered without a hash');
   });
 
   it('forgets what it remembered when the stored hash changes', async () => {

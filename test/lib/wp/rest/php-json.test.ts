@@ -194,6 +194,8 @@ describe('jsonErrorForBody', () => {
     ['a top-level scalar', ' "text" '],
     ['a surrogate pair escape', '"\\ud83d\\ude00"'],
     ['valid UTF-8', Buffer.from('{"a":"é😀"}')],
+    ['upper- and lowercase hex in \\u escapes', '"\\u00E9\\u00e9\\uFFFF"'],
+    ['the highest code point, U+10FFFF', Buffer.from([0x22, 0xf4, 0x8f, 0xbf, 0xbf, 0x22])],
     ['512 levels of nesting', '['.repeat(512) + ']'.repeat(512)],
   ];
   for (const [what, body] of accepted) {
@@ -219,6 +221,9 @@ describe('jsonErrorForBody', () => {
     ['invalid UTF-8 in a string', Buffer.from([0x22, 0xff, 0x22]), 5, 'Malformed UTF-8 characters, possibly incorrectly encoded'],
     ['an overlong UTF-8 sequence', Buffer.from([0x22, 0xc0, 0xaf, 0x22]), 5, 'Malformed UTF-8 characters, possibly incorrectly encoded'],
     ['a UTF-8 encoded surrogate', Buffer.from([0x22, 0xed, 0xa0, 0x80, 0x22]), 5, 'Malformed UTF-8 characters, possibly incorrectly encoded'],
+    ['a code point above U+10FFFF', Buffer.from([0x22, 0xf4, 0x90, 0x80, 0x80, 0x22]), 5, 'Malformed UTF-8 characters, possibly incorrectly encoded'],
+    ['a 4-byte sequence cut off by the end of the body', Buffer.from([0x22, 0xf0, 0x9f, 0x98]), 5, 'Malformed UTF-8 characters, possibly incorrectly encoded'],
+    ['a non-hex digit in a \\u escape', '"\\u00g9"', 4, 'Syntax error'],
     ['invalid UTF-8 between tokens', Buffer.from([0x5b, 0xff, 0x5d]), 5, 'Malformed UTF-8 characters, possibly incorrectly encoded'],
     ['a lone high surrogate escape', '"\\ud800"', 10, 'Single unpaired UTF-16 surrogate in unicode escape'],
     ['a high surrogate followed by a non-low escape', '"\\ud800\\u0041"', 10, 'Single unpaired UTF-16 surrogate in unicode escape'],
