@@ -9,6 +9,8 @@ import type { Surface } from '../app';
 import type { Logger } from '../logger';
 import { RequestTarget, routeKeyOf, targetOf } from '../replay/route-key';
 import type { ReplayRules } from '../replay/rules';
+import { addressKey } from '../wp/http/address-key';
+import { BodyMemoryHold, bodyMemory } from '../wp/http/body-memory';
 import { clientIp, queryString, trustProxies } from '../wp/http/request-info';
 import { notesOf } from '../wp/http/request-notes';
 import { bodyMayNameRestRoute, phpReadsForm } from '../wp/http/rest-route';
@@ -74,7 +76,7 @@ export function createProxy(options: ProxyOptions): Proxy {
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method === 'GET' && (req.url ?? '').split('?')[0] === STATUS_PATH && isLoopback(req)) return sendStatus(res, stats, queue);
     const decide = (target: RequestTarget) => options.routing.decide(target, routeKeyOf(target, options.surface.rest));
-    const { target, consumed, complete } = await classify(req, maxBody, decide);
+    const { target, consumed, complete } = await classify(req, res, maxBody, decide);
     const key = routeKeyOf(target, options.surface.rest);
     // CASE: a body too large to read whole cannot be handed to Understudy: the upstream gets it.
     const mode = complete ? decide(target) : 'pass';
@@ -107,9 +109,10 @@ export function createProxy(options: ProxyOptions): Proxy {
  * What the request is for. A form POST body is read (bounded) where it can name what WordPress does:
  * admin-ajax's action, and rest_route on the front controller, which $_POST gives before the pretty
  * path (only when the URL alone would not reach Understudy: a body cannot take a request from it).
- * Every other body stays unread and streams on.
+ * Every other body stays unread and streams on. The bytes read are held in the body memory until the
+ * answer is done or the connection goes (whichever path the body took on).
  */
-async function classify(req: IncomingMessage, limit: number, decide: (target: RequestTarget) => Mode): Promise<Classified> {
+async function classify(req: IncomingMessage, res: ServerResponse, limit: number, decide: (target: RequestTarget) => Mode): Promise<Classified> {
   const url = req.url ?? '/';
   const target = targetOf(url);
   const unread = { target, consumed: null, complete: true };
@@ -117,8 +120,11 @@ async function classify(req: IncomingMessage, limit: number, decide: (target: Re
   const path = url.split('?')[0] as string;
   const bodyMatters = target.kind === 'ajax' || (decide(target) !== 'serve' && bodyMayNameRestRoute(path, queryString(url)));
   if (!bodyMatters) return unread;
-  const { data, complete } = await readBounded(req, limit);
+  const hold = bodyMemory.open(addressKey(clientIp(req)));
+  res.once('close', hold.release);
+  const { data, complete } = await readBounded(req, limit, hold);
   // CASE: a body larger than PHP's post_max_size leaves $_POST empty: the URL decides (docs/deploy.md).
+  // So does one the body memory has no room for: it streams on as it is.
   if (!complete) return { target, consumed: data, complete };
   return { target: targetOf(url, 'POST', data.toString('utf8'), req.headers['content-type']), consumed: data, complete };
 }
@@ -154,8 +160,11 @@ function hasBody(req: IncomingMessage): boolean {
   return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
 }
 
-/** Reads up to `limit` bytes; past that, stops (leaving the rest in the stream) and says so. */
-function readBounded(req: IncomingMessage, limit: number): Promise<{ data: Buffer; complete: boolean }> {
+/**
+ * Reads up to `limit` bytes, each chunk taken from `hold`; past the limit, or when the body memory has
+ * no room for a chunk, stops (leaving the rest in the stream) and says so.
+ */
+function readBounded(req: IncomingMessage, limit: number, hold: BodyMemoryHold): Promise<{ data: Buffer; complete: boolean }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -166,7 +175,8 @@ function readBounded(req: IncomingMessage, limit: number): Promise<{ data: Buffe
     const onData = (chunk: Buffer) => {
       chunks.push(chunk);
       size += chunk.length;
-      if (size > limit) {
+      // A chunk the budget has no room for ends the reading; it is handed on first, with the rest.
+      if (!hold.take(chunk.length) || size > limit) {
         req.pause();
         stop(false);
       }

@@ -246,12 +246,15 @@ describe('HTTP limits of serve and proxy', function () {
       for (const conn of conns) conn.socket.destroy();
     });
 
-    it('refuses a body past HTTP_MAX_BODY_MEMORY_BYTES with 503 and Retry-After while another body holds the room', async () => {
+    it('refuses a body past HTTP_MAX_BODY_MEMORY_BYTES with 503 and Retry-After while other bodies hold the room', async () => {
       const { port, url } = await serve({ HTTP_MAX_BODY_MEMORY_BYTES: String(1024 * 1024) });
-      const holding = await connect(port, '127.0.0.5');
-      holding.socket.write(`POST /wp-json/wp/v2/users/me HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${900 * 1024}\r\n\r\n{"a":"`);
+      // Four addresses each send 250 KiB (within an address's quarter of the budget) and hold on.
+      const holding = await Promise.all(['127.0.0.5', '127.0.0.7', '127.0.0.8', '127.0.0.9'].map((from) => connect(port, from)));
+      for (const conn of holding) {
+        conn.socket.write(`POST /wp-json/wp/v2/users/me HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${256 * 1024}\r\n\r\n{"a":"${'b'.repeat(250 * 1024 - 6)}`);
+      }
       // serve runs in this process: its body memory is the one this test reads.
-      await eventually(async () => bodyMemory.bytesHeld === 900 * 1024, 5000);
+      await eventually(async () => bodyMemory.bytesHeld === 1000 * 1024, 5000);
       const conn = await connect(port, '127.0.0.6');
       conn.socket.write(`POST /wp-json/wp/v2/users/me HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${200 * 1024}\r\n\r\n{}`);
       const refused = await conn.closed();
@@ -259,7 +262,7 @@ describe('HTTP limits of serve and proxy', function () {
       assert.match(refused, /\r\nRetry-After: 5\r\n/i);
       assert.match(refused, /\r\nConnection: close\r\n/i);
       assert.match(refused, /"code":"rest_server_busy"/);
-      holding.socket.destroy();
+      for (const conn of holding) conn.socket.destroy();
       await stillServing(url);
     });
 

@@ -14,16 +14,17 @@ export interface Refusal {
 
 /**
  * Sends a POST that declares `declared` bytes (or is chunked when undefined), writing `chunk` bytes at
- * a time until the answer arrives or `maxWrite` bytes were written; never ends the body itself.
+ * a time until the answer arrives or `maxWrite` bytes were written; never ends the body itself. From
+ * `localAddress` when given (another loopback address is another visitor).
  */
-export function postUntilAnswered(port: number, path: string, opts: { declared?: number; chunk: number; maxWrite: number; headers?: Record<string, string> }): Promise<Refusal> {
+export function postUntilAnswered(port: number, path: string, opts: { declared?: number; chunk: number; maxWrite: number; headers?: Record<string, string>; localAddress?: string }): Promise<Refusal> {
   return new Promise((resolve, reject) => {
     let written = 0;
     let answered = false;
     const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', ...opts.headers };
     if (opts.declared !== undefined) headers['Content-Length'] = String(opts.declared);
     const timer = setTimeout(() => reject(new Error(`no answer after writing ${written} bytes`)), 10_000);
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path, headers }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path, headers, localAddress: opts.localAddress }, (res) => {
       answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));

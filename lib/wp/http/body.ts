@@ -8,6 +8,8 @@ import { MultipartBody, UploadedFile, readMultipart } from './multipart';
 import { FORM_BODY_COUNT, PhpQueryValue, parsePhpQuery, phpArrayFromPairs } from './php-query';
 import { readBody, refuseDeclaredSize } from './read-body';
 import { BodyMemoryBudget, bodyMemory } from './body-memory';
+import { addressKey } from './address-key';
+import { clientIp } from './request-info';
 
 /** WP's own default is PHP's post_max_size; 8 MiB matches a stock PHP install. */
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -34,7 +36,7 @@ export interface BodyOptions {
   limit: number;
   /** Keep the bytes as they are, decoding nothing (signed webhooks). */
   keepRaw?: boolean;
-  /** The body memory the bytes count against (default: the process's). */
+  /** The body memory the bytes count against (default: the process's), in the visitor's share. */
   memory?: BodyMemoryBudget;
 }
 
@@ -45,7 +47,7 @@ export interface BodyOptions {
 export async function readRequestBody(req: IncomingMessage, options: BodyOptions): Promise<RequestBody> {
   const contentType = req.headers['content-type'];
   refuseDeclaredSize(req, options.limit);
-  const hold = (options.memory ?? bodyMemory).open();
+  const hold = (options.memory ?? bodyMemory).open(addressKey(clientIp(req)));
   try {
     if (!options.keepRaw && req.method === 'POST' && mediaType(contentType) === 'multipart/form-data') {
       const body = await readMultipart(req, contentType as string, options.limit, hold);

@@ -67,7 +67,7 @@ class MultipartReader {
 
   start(): void {
     // Every byte counts against the body memory as it arrives; a file's bytes are given back as they go to disk.
-    const stopWatching = watchBodySize(this.req, this.limit, (err) => this.fail(err), { hold: this.hold, taken: 0 });
+    const stopWatching = watchBodySize(this.req, this.limit, (err) => this.fail(err), this.hold);
     let parser: ReturnType<typeof Busboy>;
     try {
       parser = Busboy({

@@ -1,8 +1,9 @@
 /**
  * Reading a request body within a size limit. A body that declares a larger Content-Length is
  * refused before any of it is read; one that grows past the limit while streaming is cut off there.
- * The bytes held also count against the process's body memory (./body-memory.ts): a body the
- * budget has no room for is refused the same way, with 503. A client that goes away mid-body is
+ * The bytes held also count against the process's body memory (./body-memory.ts), as they arrive: a
+ * declared body the budget (or its address's share) has no room for now is refused the same way, with
+ * 503, and one that runs out of room on the way is cut off there. A client that goes away mid-body is
  * noticed, so no read waits forever.
  */
 import type { IncomingMessage } from 'node:http';
@@ -35,41 +36,28 @@ export function refuseDeclaredSize(req: IncomingMessage, limit: number): void {
 }
 
 /**
- * Takes the declared Content-Length from the body memory at once, so that a body the budget has no
- * room for is refused (ServerBusyError) before any of it is read. Returns the bytes taken.
+ * ServerBusyError when the declared Content-Length would not fit in the body memory now, so that such
+ * a body is refused before any of it is read. Nothing is taken: bytes are held as they arrive.
  */
-export function holdDeclaredSize(req: IncomingMessage, hold: BodyMemoryHold): number {
+export function refuseWithoutRoom(req: IncomingMessage, hold: BodyMemoryHold): void {
   const declared = Number(req.headers['content-length']);
-  if (!Number.isFinite(declared) || declared <= 0) return 0;
-  if (!hold.take(declared)) throw new ServerBusyError();
-  return declared;
-}
-
-/** Where a body's bytes are counted against the body memory, and how many were taken already. */
-export interface BodyMemoryMeter {
-  hold: BodyMemoryHold;
-  /** Bytes taken before the first one arrived (holdDeclaredSize()). */
-  taken: number;
+  if (Number.isFinite(declared) && declared > 0 && !hold.fits(declared)) throw new ServerBusyError();
 }
 
 /**
  * Watches the body as it flows: calls `onFail` once with PayloadTooLargeError past `limit`, or with
- * ServerBusyError when `memory` has no room for what arrived past what it took already (either stops
- * the flow), or with ClientAbortedError when the connection ends first. Returns a function that stops watching.
+ * ServerBusyError when `memory` has no room for a chunk that arrived (either stops the flow), or with ClientAbortedError when the connection ends first. Returns a function that stops watching.
  */
-export function watchBodySize(req: IncomingMessage, limit: number, onFail: (err: Error) => void, memory?: BodyMemoryMeter): () => void {
+export function watchBodySize(req: IncomingMessage, limit: number, onFail: (err: Error) => void, memory?: BodyMemoryHold): () => void {
   let size = 0;
-  let taken = memory?.taken ?? 0;
-  const refusal = (): Error | null => {
+  const refusal = (chunk: Buffer): Error | null => {
+    size += chunk.length;
     if (size > limit) return new PayloadTooLargeError(limit);
-    if (!memory || size <= taken) return null;
-    if (!memory.hold.take(size - taken)) return new ServerBusyError();
-    taken = size;
+    if (memory && !memory.take(chunk.length)) return new ServerBusyError();
     return null;
   };
   const onData = (chunk: Buffer) => {
-    size += chunk.length;
-    const err = refusal();
+    const err = refusal(chunk);
     if (!err) return;
     stop();
     req.unpipe();
@@ -97,16 +85,15 @@ export function watchBodySize(req: IncomingMessage, limit: number, onFail: (err:
  * exceeds `limit`, ServerBusyError when the body memory has no room, or ClientAbortedError.
  */
 export function readBody(req: IncomingMessage, limit: number, hold: BodyMemoryHold): Promise<Buffer> {
-  let taken: number;
   try {
     refuseDeclaredSize(req, limit);
-    taken = holdDeclaredSize(req, hold);
+    refuseWithoutRoom(req, hold);
   } catch (err) {
     return Promise.reject(err);
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const stop = watchBodySize(req, limit, reject, { hold, taken });
+    const stop = watchBodySize(req, limit, reject, hold);
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('end', () => {
       stop();
