@@ -176,6 +176,24 @@ describe('companionInvalidator over HTTP', () => {
     await nobody.close();
   });
 
+  it('fails every one of many concurrent calls on time when PHP accepts them and never answers', async () => {
+    const timeoutMs = 500;
+    const stalled = await listen(() => undefined);
+    const invalidator = companionInvalidator({ siteUrl: stalled.url, authSalt: 'salt', timeoutMs });
+    try {
+      // Each write waits for its own call: none may wait for the calls queued before it.
+      const elapsed = await Promise.all(Array.from({ length: 12 }, async (_, i) => {
+        const started = Date.now();
+        await assert.rejects(invalidator.invalidate(new WordPressChanges().post(i + 1, 'post')), /gave no answer within 0.5 s/);
+        return Date.now() - started;
+      }));
+      assert.ok(elapsed.every((ms) => ms <= 2 * timeoutMs), `each call failed after its own deadline, not after the ones before it: ${elapsed.join(', ')} ms`);
+    } finally {
+      await invalidator.close();
+      await stalled.close();
+    }
+  });
+
   it('sends the changes once, signed, and sends nothing for a write that changed nothing', async () => {
     const received: { url?: string; headers: Record<string, unknown>; body: string }[] = [];
     const companion = await listen((req, res) => {
