@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { WordPressChanges } from '../changes';
-import { ObjectCacheInvalidator } from './invalidator';
+import { InvalidateOptions, ObjectCacheInvalidator } from './invalidator';
 
 export interface CompanionCacheConfig {
   /**
@@ -38,9 +38,12 @@ export function companionSignature(key: string, timestamp: string, body: string)
   return `sha256=${createHmac('sha256', key).update(`${timestamp}\n${body}`).digest('hex')}`;
 }
 
-/** The body the companion reads: WordPressChanges as plain JSON (maps keyed by ID become objects). */
-export function companionPayload(changes: WordPressChanges): string {
-  return JSON.stringify(changes.toJSON());
+/**
+ * The body the companion reads: WordPressChanges as plain JSON (maps keyed by ID become objects),
+ * and `"repeat": true` when the changes were sent before, so that PHP's action fires once per write.
+ */
+export function companionPayload(changes: WordPressChanges, options: InvalidateOptions = {}): string {
+  return JSON.stringify(options.repeat ? { ...changes.toJSON(), repeat: true } : changes.toJSON());
 }
 
 /** Where the companion answers on a site: its front page with the route as `rest_route`. */
@@ -60,9 +63,9 @@ export function companionInvalidator(config: CompanionCacheConfig): ObjectCacheI
   const timeoutMs = config.timeoutMs ?? COMPANION_TIMEOUT_MS;
   return {
     kind: 'companion',
-    async invalidate(changes) {
+    async invalidate(changes, options) {
       if (changes.empty) return;
-      const body = companionPayload(changes);
+      const body = companionPayload(changes, options);
       const timestamp = String(Math.floor(Date.now() / 1000));
       await post(client, agent, url, timeoutMs, body, {
         'content-type': 'application/json',

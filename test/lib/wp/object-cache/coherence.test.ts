@@ -10,6 +10,9 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { OBJECT_CACHE_JOB, objectCacheJobHandler } from '../../../../lib/jobs/object-cache-retry';
 import { ClaimedJob } from '../../../../lib/jobs/queue';
+import { WordPressChanges } from '../../../../lib/wp/changes';
+import { ObjectCacheCoherence } from '../../../../lib/wp/object-cache/coherence';
+import { redisInvalidator } from '../../../../lib/wp/object-cache/invalidator';
 import { RedisCacheSetting } from '../../../../lib/wp/object-cache/setting';
 import { eventually } from '../../../harness/eventually';
 import { OracleSite, openOracle } from '../../../harness/oracle';
@@ -65,6 +68,15 @@ describe('object cache coherence: a site beside the Redis drop-in', function () 
     await seed([`wp:posts:${TICKET}`]);
     await eventually(async () => !(await present([`wp:posts:${TICKET}`]))[0], 5_000)
       .catch(() => assert.fail('the second pass did not delete the row PHP put back'));
+  });
+
+  it('runs a pending second pass when it closes (a CLI command ends right after its write)', async () => {
+    const invalidator = redisInvalidator({ host: redisUrl.hostname, port: Number(redisUrl.port || 6379), prefix, tablePrefix: 'wp_' });
+    const coherence = new ObjectCacheCoherence(oracle.site, invalidator, { retry: async () => undefined, secondPassMs: 60_000 });
+    await coherence.afterWrite(new WordPressChanges().post(TICKET, 'svc_ticket'));
+    await seed([`wp:posts:${TICKET}`]);
+    await coherence.close();
+    assert.deepEqual(await present([`wp:posts:${TICKET}`]), [false], 'the row PHP put back after the first pass is gone');
   });
 
   it('answers a write while the cache is down, counts the failure, and a durable job clears the keys once it is back', async () => {
