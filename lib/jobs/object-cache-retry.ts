@@ -6,18 +6,29 @@
 import { unixSeconds } from '../wp/clock';
 import { WordPressChanges, WordPressChangesJson } from '../wp/changes';
 import { Site } from '../wp/site';
-import { enqueueJob } from './enqueue';
-import { JobHandler, PermanentJobError } from './handler';
+import { enqueueOrMergeJob } from './enqueue';
+import { JobHandler, PermanentJobError, errorText } from './handler';
 
 export const OBJECT_CACHE_JOB = 'object_cache_invalidate';
 
 /** Seconds between tries: a cache restarting is back within the first minutes; after about two hours the job fails for good. */
 const RETRY_DELAYS = [15, 30, 60, 120, 300, 600, 1200, 1800, 3600] as const;
 
-/** Queues the changes for another try, after the write's own transaction (which has committed). */
+/**
+ * Queues the changes for another try, after the write's own transaction (which has committed): added
+ * to the queued retry job if there is one, so that a cache that is down holds one worker slot per try
+ * however many writes failed meanwhile, not one per write (the worker serves email deliveries too).
+ */
 export async function enqueueInvalidationRetry(site: Site, changes: WordPressChanges): Promise<void> {
   const now = unixSeconds(site.clock);
-  await enqueueJob(site.db.knex, site.db.tables, OBJECT_CACHE_JOB, changes.toJSON(), now, now + 5);
+  const merge = (queued: unknown) => {
+    try {
+      return readChanges(queued).merge(changes).toJSON();
+    } catch {
+      return undefined;
+    }
+  };
+  await enqueueOrMergeJob(site.db.knex, site.db.tables, OBJECT_CACHE_JOB, changes.toJSON(), merge, now, now + 5);
 }
 
 export function objectCacheJobHandler(): JobHandler {
@@ -26,9 +37,19 @@ export function objectCacheJobHandler(): JobHandler {
     async run(site, job) {
       const coherence = site.objectCache.coherence;
       if (!coherence?.invalidator) throw new PermanentJobError('this process keeps no persistent object cache coherent');
-      if (!(await coherence.invalidate(WordPressChanges.fromJSON(job.payload as WordPressChangesJson)))) {
+      if (!(await coherence.invalidate(readChanges(job.payload)))) {
         throw new Error(`the ${coherence.invalidator.kind} object cache did not answer`);
       }
     },
   };
+}
+
+/** The job's changes; a payload that is not a set of changes can never be sent, so it fails for good. */
+function readChanges(payload: unknown): WordPressChanges {
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new PermanentJobError('the payload is not a set of changes');
+  try {
+    return WordPressChanges.fromJSON(payload as WordPressChangesJson);
+  } catch (err) {
+    throw new PermanentJobError(`the payload is not a set of changes: ${errorText(err)}`);
+  }
 }

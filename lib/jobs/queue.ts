@@ -67,7 +67,7 @@ export class JobQueue {
     if (!kinds.length) return null;
     const now = unixSeconds(this.clock);
     const candidates: JobRow[] = await this.db.knex(this.table)
-      .select('id', 'kind', 'payload', 'status', 'attempts')
+      .select('id', 'kind', 'status', 'attempts')
       .whereIn('kind', kinds)
       .where((q) => q.where((d) => d.where('status', 'queued').andWhere('run_at', '<=', now))
         .orWhere((r) => r.where('status', 'running').andWhere('locked_until', '<', now)))
@@ -79,7 +79,7 @@ export class JobQueue {
       const won = await this.db.knex(this.table)
         .where({ id: row.id, status: row.status, attempts: row.attempts })
         .update({ status: 'running', attempts, locked_by: workerId, locked_until: lockedUntil, updated_at: now });
-      if (won) return { id: Number(row.id), kind: row.kind, payload: parsePayload(row.payload), attempts, lockedBy: workerId, lockedUntil };
+      if (won) return { id: Number(row.id), kind: row.kind, payload: await this.payload(row.id), attempts, lockedBy: workerId, lockedUntil };
     }
     return null;
   }
@@ -120,6 +120,15 @@ export class JobQueue {
   /** Deletes `done` jobs last touched before `before` (Unix seconds); failed ones stay for people to see. */
   async pruneDone(before: number): Promise<number> {
     return this.db.knex(this.table).where('status', 'done').andWhere('updated_at', '<', before).del();
+  }
+
+  /**
+   * A claimed job's payload, read once the claim is won: until then a queued job's payload may grow
+   * (mergeIntoQueuedJob(), enqueue.ts), and a copy read before the claim could miss what was added.
+   */
+  private async payload(id: number): Promise<unknown> {
+    const row: Pick<JobRow, 'payload'> | undefined = await this.db.knex(this.table).first('payload').where({ id });
+    return row ? parsePayload(row.payload) : null;
   }
 
   /** The row as long as this worker still holds it: same attempt, same owner, still running. */

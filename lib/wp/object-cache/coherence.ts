@@ -1,9 +1,9 @@
 /**
  * Keeping PHP's persistent object cache coherent with Understudy's writes (docs/object-cache.md):
  * every committed write's changes (the site's ChangeFeed) are invalidated before the write is
- * answered, and once more SECOND_PASS_MS later. The second pass closes most of the race WordPress has
- * between its own processes too: a PHP request that read a row just before the commit can put the old
- * row back into the cache just after the first delete.
+ * answered, and once more SECOND_PASS_MS later (or when the process closes, sooner). The second pass
+ * closes most of the race WordPress has between its own processes too: a PHP request that read a row
+ * just before the commit can put the old row back into the cache just after the first delete.
  *
  * A cache that does not answer fails nothing: the write stands, the failure is counted and logged at
  * most once a minute per site, and the changes go to `retry` (a durable job, lib/worker.ts), which
@@ -11,7 +11,7 @@
  */
 import { WordPressChanges } from '../changes';
 import { Site } from '../site';
-import { ObjectCacheInvalidator } from './invalidator';
+import { InvalidateOptions, ObjectCacheInvalidator } from './invalidator';
 
 /** How long after a write its changes are invalidated a second time. */
 export const SECOND_PASS_MS = 1_000;
@@ -25,7 +25,9 @@ export interface CoherenceOptions {
 
 export class ObjectCacheCoherence {
   private lastFailureLog = -Infinity;
-  private readonly secondPasses = new Set<NodeJS.Timeout>();
+  /** Second passes waiting for their time, with their changes; and those under way. */
+  private readonly secondPasses = new Map<NodeJS.Timeout, WordPressChanges>();
+  private readonly runningPasses = new Set<Promise<void>>();
   private readonly unsubscribe: () => void;
 
   constructor(private readonly site: Site, readonly invalidator: ObjectCacheInvalidator | null, private readonly options: CoherenceOptions) {
@@ -46,10 +48,10 @@ export class ObjectCacheCoherence {
   }
 
   /** One invalidation, counted; false when the cache could not be reached. */
-  async invalidate(changes: WordPressChanges): Promise<boolean> {
+  async invalidate(changes: WordPressChanges, options?: InvalidateOptions): Promise<boolean> {
     const status = this.site.objectCache;
     try {
-      await this.invalidator?.invalidate(changes);
+      await this.invalidator?.invalidate(changes, options);
       status.countInvalidation('ok');
       return true;
     } catch (err) {
@@ -59,21 +61,37 @@ export class ObjectCacheCoherence {
     }
   }
 
+  /**
+   * Runs the pending second passes at once, as one call (a CLI command closes right after its write),
+   * and waits for them within the invalidator's deadline before closing it.
+   */
   async close(): Promise<void> {
     this.unsubscribe();
-    for (const timer of this.secondPasses) clearTimeout(timer);
+    const pending = new WordPressChanges();
+    for (const [timer, changes] of this.secondPasses) {
+      clearTimeout(timer);
+      pending.merge(changes);
+    }
     this.secondPasses.clear();
+    if (!pending.empty) this.secondPass(pending);
+    await Promise.all(this.runningPasses);
     await this.invalidator?.close();
   }
 
   private scheduleSecondPass(changes: WordPressChanges): void {
     const timer = setTimeout(() => {
       this.secondPasses.delete(timer);
-      // A missed second pass is only the race's window left open: the first pass, or its retry, stands.
-      void this.invalidator?.invalidate(changes).catch(() => undefined);
+      this.secondPass(changes);
     }, this.options.secondPassMs ?? SECOND_PASS_MS);
     timer.unref();
-    this.secondPasses.add(timer);
+    this.secondPasses.set(timer, changes);
+  }
+
+  private secondPass(changes: WordPressChanges): void {
+    // A missed second pass is only the race's window left open: the first pass, or its retry, stands.
+    const pass = (this.invalidator?.invalidate(changes, { repeat: true }) ?? Promise.resolve()).catch(() => undefined);
+    this.runningPasses.add(pass);
+    void pass.finally(() => this.runningPasses.delete(pass));
   }
 
   private logFailure(err: unknown): void {

@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { WordPressChanges } from '../changes';
-import { ObjectCacheInvalidator } from './invalidator';
+import { InvalidateOptions, ObjectCacheInvalidator } from './invalidator';
 
 export interface CompanionCacheConfig {
   /**
@@ -22,6 +22,7 @@ export interface CompanionCacheConfig {
 }
 
 export const COMPANION_TIMEOUT_MS = 5000;
+const MAX_SOCKETS = 32;
 /** The companion's route, reached with `?rest_route=`, which WordPress reads whatever the permalinks. */
 export const COMPANION_ROUTE = '/understudy-companion/v1/invalidate';
 /** Must match UNDERSTUDY_COMPANION_KEY_LABEL in the mu-plugin. */
@@ -37,9 +38,12 @@ export function companionSignature(key: string, timestamp: string, body: string)
   return `sha256=${createHmac('sha256', key).update(`${timestamp}\n${body}`).digest('hex')}`;
 }
 
-/** The body the companion reads: WordPressChanges as plain JSON (maps keyed by ID become objects). */
-export function companionPayload(changes: WordPressChanges): string {
-  return JSON.stringify(changes.toJSON());
+/**
+ * The body the companion reads: WordPressChanges as plain JSON (maps keyed by ID become objects),
+ * and `"repeat": true` when the changes were sent before, so that PHP's action fires once per write.
+ */
+export function companionPayload(changes: WordPressChanges, options: InvalidateOptions = {}): string {
+  return JSON.stringify(options.repeat ? { ...changes.toJSON(), repeat: true } : changes.toJSON());
 }
 
 /** Where the companion answers on a site: its front page with the route as `rest_route`. */
@@ -53,14 +57,15 @@ export function companionUrl(siteUrl: string): URL {
 export function companionInvalidator(config: CompanionCacheConfig): ObjectCacheInvalidator {
   const url = companionUrl(config.siteUrl);
   const client = url.protocol === 'https:' ? https : http;
-  const agent = new client.Agent({ keepAlive: true, maxSockets: 4 });
+  // Concurrent writes each wait for their own call; every call has its own deadline (post()) anyway.
+  const agent = new client.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS });
   const key = companionKey(config.authSalt);
   const timeoutMs = config.timeoutMs ?? COMPANION_TIMEOUT_MS;
   return {
     kind: 'companion',
-    async invalidate(changes) {
+    async invalidate(changes, options) {
       if (changes.empty) return;
-      const body = companionPayload(changes);
+      const body = companionPayload(changes, options);
       const timestamp = String(Math.floor(Date.now() / 1000));
       await post(client, agent, url, timeoutMs, body, {
         'content-type': 'application/json',
@@ -74,13 +79,19 @@ export function companionInvalidator(config: CompanionCacheConfig): ObjectCacheI
   };
 }
 
-/** One POST; resolves on 2xx, rejects with the status and the start of the answer otherwise. */
+/**
+ * One POST; resolves on 2xx, rejects with the status and the start of the answer otherwise. The
+ * deadline runs from the call, not from when the agent hands it a socket: a call queued behind
+ * stalled ones fails on time too.
+ */
 function post(
   client: typeof http | typeof https, agent: http.Agent, url: URL, timeoutMs: number, body: string,
   headers: Record<string, string>,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = client.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+    const signal = AbortSignal.timeout(timeoutMs);
+    const fail = (err: Error) => reject(signal.aborted ? new Error(`The cache companion at ${url.origin} gave no answer within ${timeoutMs / 1000} s.`) : err);
+    const req = client.request(url, { method: 'POST', agent, signal, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
       const chunks: Buffer[] = [];
       let held = 0;
       res.on('data', (chunk: Buffer) => {
@@ -93,10 +104,9 @@ function post(
         const answer = Buffer.concat(chunks).toString('utf8').slice(0, 200);
         reject(new Error(`The cache companion at ${url.origin} answered ${status}: ${answer}`));
       });
-      res.on('error', reject);
+      res.on('error', fail);
     });
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`The cache companion at ${url.origin} gave no answer within ${timeoutMs / 1000} s.`)));
-    req.on('error', reject);
+    req.on('error', fail);
     req.end(body);
   });
 }

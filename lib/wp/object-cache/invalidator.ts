@@ -5,10 +5,21 @@
  */
 import { WordPressChanges } from '../changes';
 
+export interface InvalidateOptions {
+  /**
+   * The changes were sent before (a second pass): only the PHP companion reads it, to clean without
+   * firing `understudy_cache_invalidated` again. The caches' own adapters just delete again.
+   */
+  repeat?: boolean;
+}
+
 export interface ObjectCacheInvalidator {
   readonly kind: 'redis' | 'memcached' | 'companion';
-  /** Removes what `changes` made stale, in one round trip where the cache allows; throws when it cannot be reached. */
-  invalidate(changes: WordPressChanges): Promise<void>;
+  /**
+   * Removes what `changes` made stale, in one round trip where the cache allows, within the
+   * invalidator's deadline; throws when it cannot be reached.
+   */
+  invalidate(changes: WordPressChanges, options?: InvalidateOptions): Promise<void>;
   close(): Promise<void>;
 }
 

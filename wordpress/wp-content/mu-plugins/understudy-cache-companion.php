@@ -16,8 +16,10 @@
  * keyed with hex HMAC-SHA256("understudy-cache-companion", wp_salt('auth')). The body is JSON:
  *   {"posts":[{"id":1,"type":"post","parent":0}], "postMeta":{"1":["key"]}, "options":["name"],
  *    "users":[{"id":1,"logins":[],"emails":[],"nicenames":[]}], "userMeta":{"1":["key"]},
- *    "terms":[1], "comments":[1]}
- * Every field is optional. Replaying a signed request is harmless: invalidation is idempotent.
+ *    "terms":[1], "comments":[1], "repeat":true}
+ * Every field is optional. "repeat" marks changes sent before (Understudy's second pass a moment
+ * after the write): the cache is cleaned again, but understudy_cache_invalidated does not fire again.
+ * Replaying a signed request is harmless: invalidation is idempotent.
  */
 
 defined( 'ABSPATH' ) || exit;
@@ -50,7 +52,9 @@ function understudy_companion_key() {
 
 /**
  * A request is Understudy's when its signature covers its timestamp and exact body, and the
- * timestamp is recent. Anything else is refused before the body is even decoded.
+ * timestamp is recent; anything else is refused before the body is used. WordPress has decoded a
+ * JSON body by then (a malformed one got 400 rest_invalid_json before this check), but nothing
+ * here reads it: the signature is over the raw bytes.
  */
 function understudy_companion_check_signature( WP_REST_Request $request ) {
 	$timestamp = (string) $request->get_header( 'x_understudy_timestamp' );
@@ -82,13 +86,16 @@ function understudy_companion_invalidate( WP_REST_Request $request ) {
 		clean_comment_cache( $comments );
 	}
 
-	/**
-	 * Fires after the cache has been cleaned for one of Understudy's writes: the hook for PHP code
-	 * that must react to changes Understudy made (WordPress's save_post and friends do not fire).
-	 *
-	 * @param array $changes The decoded body: posts, postMeta, options, users, userMeta, terms, comments.
-	 */
-	do_action( 'understudy_cache_invalidated', $changes );
+	if ( empty( $changes['repeat'] ) ) {
+		/**
+		 * Fires after the cache has been cleaned for one of Understudy's writes: the hook for PHP code
+		 * that must react to changes Understudy made (WordPress's save_post and friends do not fire).
+		 * Once per write; again only when Understudy retries a call whose answer it did not get.
+		 *
+		 * @param array $changes The decoded body: posts, postMeta, options, users, userMeta, terms, comments.
+		 */
+		do_action( 'understudy_cache_invalidated', $changes );
+	}
 
 	return array( 'invalidated' => true );
 }

@@ -8,8 +8,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';
+import { PermanentJobError } from '../../../../lib/jobs/handler';
 import { OBJECT_CACHE_JOB, objectCacheJobHandler } from '../../../../lib/jobs/object-cache-retry';
 import { ClaimedJob } from '../../../../lib/jobs/queue';
+import { WordPressChanges } from '../../../../lib/wp/changes';
+import { ObjectCacheCoherence } from '../../../../lib/wp/object-cache/coherence';
+import { redisInvalidator } from '../../../../lib/wp/object-cache/invalidator';
 import { RedisCacheSetting } from '../../../../lib/wp/object-cache/setting';
 import { eventually } from '../../../harness/eventually';
 import { OracleSite, openOracle } from '../../../harness/oracle';
@@ -47,9 +51,9 @@ describe('object cache coherence: a site beside the Redis drop-in', function () 
 
   const seed = async (keys: string[]) => { for (const key of keys) await seeder.set(prefix + key, 's:1:"x";'); };
   const present = async (keys: string[]) => (await Promise.all(keys.map((k) => seeder.exists(prefix + k)))).map(Boolean);
-  const update = async (changes: Record<string, unknown>) => {
-    const { version } = (await as(oracle.app, 'agent1').get(`${API}/tickets/${TICKET}`)).body;
-    const res = await as(oracle.app, 'agent1').patch(`${API}/tickets/${TICKET}`).send({ version, ...changes });
+  const update = async (changes: Record<string, unknown>, ticket = TICKET) => {
+    const { version } = (await as(oracle.app, 'agent1').get(`${API}/tickets/${ticket}`)).body;
+    const res = await as(oracle.app, 'agent1').patch(`${API}/tickets/${ticket}`).send({ version, ...changes });
     assert.equal(res.status, 200, res.text);
   };
 
@@ -65,6 +69,15 @@ describe('object cache coherence: a site beside the Redis drop-in', function () 
     await seed([`wp:posts:${TICKET}`]);
     await eventually(async () => !(await present([`wp:posts:${TICKET}`]))[0], 5_000)
       .catch(() => assert.fail('the second pass did not delete the row PHP put back'));
+  });
+
+  it('runs a pending second pass when it closes (a CLI command ends right after its write)', async () => {
+    const invalidator = redisInvalidator({ host: redisUrl.hostname, port: Number(redisUrl.port || 6379), prefix, tablePrefix: 'wp_' });
+    const coherence = new ObjectCacheCoherence(oracle.site, invalidator, { retry: async () => undefined, secondPassMs: 60_000 });
+    await coherence.afterWrite(new WordPressChanges().post(TICKET, 'svc_ticket'));
+    await seed([`wp:posts:${TICKET}`]);
+    await coherence.close();
+    assert.deepEqual(await present([`wp:posts:${TICKET}`]), [false], 'the row PHP put back after the first pass is gone');
   });
 
   it('answers a write while the cache is down, counts the failure, and a durable job clears the keys once it is back', async () => {
@@ -96,5 +109,27 @@ describe('object cache coherence: a site beside the Redis drop-in', function () 
     } finally {
       forwarder.restore();
     }
+  });
+
+  it('keeps one queued retry job for the writes that failed while the cache was down, holding all their changes', async () => {
+    const jobs = () => oracle.site.db.knex('wp_svc_jobs').where({ kind: OBJECT_CACHE_JOB, status: 'queued' });
+    await jobs().del();
+    const other: number = (await oracle.site.db.knex('wp_posts').first('ID').where({ post_type: 'svc_ticket' }).whereNot({ ID: TICKET })).ID;
+    forwarder.cut();
+    try {
+      await update({ priority: 'high' });
+      await update({ priority: 'high' }, other);
+    } finally {
+      forwarder.restore();
+    }
+    const rows = await jobs();
+    assert.equal(rows.length, 1, 'one job for both writes');
+    const posts = (JSON.parse(rows[0].payload) as { posts: Array<{ id: number }> }).posts.map((p) => p.id);
+    assert.deepEqual(posts.sort((a, b) => a - b), [TICKET, Number(other)].sort((a, b) => a - b));
+  });
+
+  it('fails a retry job whose payload cannot be read for good, not to be tried again', async () => {
+    const job: ClaimedJob = { id: 0, kind: OBJECT_CACHE_JOB, payload: null, attempts: 1, lockedBy: 'test', lockedUntil: 0 };
+    await assert.rejects(objectCacheJobHandler().run(oracle.site, job), PermanentJobError);
   });
 });

@@ -109,6 +109,28 @@ describe('PHP cache companion: real WordPress reading through Redis', function (
     assert.deepEqual(after, ['Agent Renamed', false, 2]);
   });
 
+  it('fires understudy_cache_invalidated once per write: a repeat (the second pass) cleans again without firing it', async () => {
+    // The test plugin logs each firing (test/fixtures/wordpress/understudy-test-probe.php).
+    const fired = `$log = WP_CONTENT_DIR . '/understudy-test-invalidated.log';
+      return file_exists($log) ? array_map(function ($line) { return json_decode($line, true); }, file($log, FILE_IGNORE_NEW_LINES)) : array();`;
+    const blogname = "return get_option('blogname');";
+    const rename = (name: string) => scratch.execMysql(`UPDATE wp_options SET option_value = '${name}' WHERE option_name = 'blogname';`);
+    const changes = new WordPressChanges().option('blogname');
+    const firedBefore = (await wp.phpEval<unknown[]>(fired)).length;
+
+    await wp.phpEval(blogname);
+    await rename('First rename');
+    await companion.invalidate(changes);
+    assert.equal(await wp.phpEval(blogname), 'First rename');
+    await rename('Second rename');
+    assert.equal(await wp.phpEval(blogname), 'First rename', 'PHP serves the cached value');
+    await companion.invalidate(changes, { repeat: true });
+
+    assert.equal(await wp.phpEval(blogname), 'Second rename', 'the repeat cleaned the cache');
+    const firings = (await wp.phpEval<Array<{ options: string[] }>>(fired)).slice(firedBefore);
+    assert.deepEqual(firings.map((c) => c.options), [['blogname']], 'the action fired for the first call only');
+  });
+
   describe('refuses a request Understudy did not sign', () => {
     const changes = () => new WordPressChanges().option('blogname');
     const blogname = "return get_option('blogname');";
@@ -174,6 +196,24 @@ describe('companionInvalidator over HTTP', () => {
     const nobody = companionInvalidator({ siteUrl: silent.url, authSalt: 'salt' });
     await assert.rejects(nobody.invalidate(changes()), /ECONNREFUSED/);
     await nobody.close();
+  });
+
+  it('fails every one of many concurrent calls on time when PHP accepts them and never answers', async () => {
+    const timeoutMs = 500;
+    const stalled = await listen(() => undefined);
+    const invalidator = companionInvalidator({ siteUrl: stalled.url, authSalt: 'salt', timeoutMs });
+    try {
+      // Each write waits for its own call: none may wait for the calls queued before it.
+      const elapsed = await Promise.all(Array.from({ length: 12 }, async (_, i) => {
+        const started = Date.now();
+        await assert.rejects(invalidator.invalidate(new WordPressChanges().post(i + 1, 'post')), /gave no answer within 0.5 s/);
+        return Date.now() - started;
+      }));
+      assert.ok(elapsed.every((ms) => ms <= 2 * timeoutMs), `each call failed after its own deadline, not after the ones before it: ${elapsed.join(', ')} ms`);
+    } finally {
+      await invalidator.close();
+      await stalled.close();
+    }
   });
 
   it('sends the changes once, signed, and sends nothing for a write that changed nothing', async () => {
