@@ -27,11 +27,12 @@ export async function previewViews(releases: ParsedRelease[], budgetMs = PREVIEW
   const deadline = performance.now() + budgetMs;
   const views: NotesView[] = [];
   for (const release of releases) {
-    const { plain, ...view } = await renderNotes(release.notes, deadline);
-    if (plain) {
+    const rendered = await renderNotes(release.notes, deadline);
+    if (!rendered || rendered.plain) {
       throw new PreviewRefused('too_slow', `The notes of ${release.version} could not be rendered in time (${RENDER_LIMIT_MS / 1000} s for one release's notes, `
         + `${budgetMs / 1000} s for all): simplify their markdown (deeply nested lists, long runs of * or _).`);
     }
+    const { plain: _plain, ...view } = rendered;
     views.push(view);
   }
   return views;

@@ -13,7 +13,7 @@ import { newestVersions, readSource } from './sources';
 import { MAX_NOTES_CHARS } from './notes';
 import { ParsedRelease } from './parse';
 import { Product, SourceKind, SyncStatus, releaseHeads, releasesOf } from './store';
-import { withViews } from './views';
+import { storeViews } from './views';
 import { recordSyncStatus, upsertReleases } from './writes';
 
 export interface SyncOutcome extends SyncStatus {
@@ -45,7 +45,7 @@ export async function syncProduct(site: Site, product: Product, limits: FetchLim
 /** Renders and stores the views of the product's releases that have none from their notes, so that no read renders. */
 async function renderReleases(site: Site, product: Product): Promise<void> {
   const heads = await releaseHeads(site.db.knex, site.db, [product.postId], true);
-  await withViews(site, await releasesOf(site.db, heads));
+  await storeViews(site, await releasesOf(site.db, heads));
 }
 
 /** Notes over MAX_NOTES_CHARS are stored whole and shown cut: the report says which. */
