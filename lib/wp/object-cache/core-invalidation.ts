@@ -7,6 +7,8 @@
  *   `posts:<ID>` and `post_meta:<ID>`; through clean_object_term_cache(), the post's
  *   `<taxonomy>_relationships:<ID>` for each taxonomy of its type and `terms:last_changed`;
  *   `general:wp_get_archives`; for a page also `posts:all_page_ids`; then a new `posts:last_changed`.
+ *   Through _transition_post_status() (a post published, unpublished, or changed while published),
+ *   the `timeinfo` keys `lastpostmodified:<tz>`, `lastpostdate:<tz>` and `lastpostdate:<tz>:<type>`.
  *   6.1 does not clean the parent: wp_insert_post() cleans only the post it wrote.
  * - post meta (update_metadata(), add_metadata(), delete_metadata()): `post_meta:<ID>`, and the
  *   actions they fire set a new `posts:last_changed` (wp_cache_set_posts_last_changed()).
@@ -55,26 +57,38 @@ export const CORE_GLOBAL_GROUPS: readonly string[] = [
 /** The groups WordPress 6.1 keeps in memory only (wp_cache_add_non_persistent_groups()). */
 export const CORE_NON_PERSISTENT_GROUPS: readonly string[] = ['counts', 'plugins'];
 
+/** Post type → its taxonomies (get_object_taxonomies()). */
+export type PostTypeTaxonomies = Readonly<Record<string, readonly string[]>>;
+
 /**
- * Post type → its taxonomies, as get_object_taxonomies() answers on a site with only core's
- * registrations. A plugin's taxonomies are registered in PHP, which Understudy does not run:
- * the setting can add them (`postTypeTaxonomies`).
+ * The taxonomies get_object_taxonomies() answers on a site with only core's registrations. A
+ * plugin's are registered in PHP, which Understudy does not run: the caller adds them
+ * (`pluginTaxonomies`), and core's stay.
  */
-export const CORE_POST_TYPE_TAXONOMIES: Readonly<Record<string, readonly string[]>> = {
+export const CORE_POST_TYPE_TAXONOMIES: PostTypeTaxonomies = {
   post: ['category', 'post_tag', 'post_format'],
   nav_menu_item: ['nav_menu'],
 };
 
-export function coreInvalidation(
-  changes: WordPressChanges,
-  postTypeTaxonomies: Readonly<Record<string, readonly string[]>> = CORE_POST_TYPE_TAXONOMIES,
-): CoreInvalidation {
+/**
+ * The `timeinfo` keys _transition_post_status() deletes when a published post changes or a post is
+ * published or unpublished: the feeds' and sitemaps' last-modified dates (get_lastpostmodified(),
+ * get_lastpostdate()), per timezone, and the latest post date per post type.
+ */
+const LAST_POST_TIMEZONES = ['server', 'gmt', 'blog'];
+
+export function coreInvalidation(changes: WordPressChanges, pluginTaxonomies: PostTypeTaxonomies = {}): CoreInvalidation {
   const keys = new KeyList();
   const lastChanged = new Set<string>();
   for (const post of changes.posts.values()) {
     keys.add('posts', post.id).add('post_meta', post.id).add('general', 'wp_get_archives');
-    for (const taxonomy of postTypeTaxonomies[post.type] ?? []) keys.add(`${taxonomy}_relationships`, post.id);
+    for (const taxonomy of taxonomiesOf(post.type, pluginTaxonomies)) keys.add(`${taxonomy}_relationships`, post.id);
     if (post.type === 'page') keys.add('posts', 'all_page_ids');
+    // Whether the post was or is published is not recorded: the keys go for every post (a delete PHP
+    // did not need only makes its next feed or sitemap read the date from the table again).
+    for (const timezone of LAST_POST_TIMEZONES) {
+      keys.add('timeinfo', `lastpostmodified:${timezone}`).add('timeinfo', `lastpostdate:${timezone}`).add('timeinfo', `lastpostdate:${timezone}:${post.type}`);
+    }
     lastChanged.add('posts').add('terms');
   }
   for (const postId of changes.postMeta.keys()) {
@@ -98,6 +112,11 @@ export function coreInvalidation(
     lastChanged.add('comment');
   }
   return { keys: keys.list, lastChanged: [...lastChanged] };
+}
+
+/** Core's taxonomies of the post type, then those a plugin registers for it. */
+function taxonomiesOf(postType: string, pluginTaxonomies: PostTypeTaxonomies): string[] {
+  return [...new Set([...CORE_POST_TYPE_TAXONOMIES[postType] ?? [], ...pluginTaxonomies[postType] ?? []])];
 }
 
 /** (group, key) pairs in first-seen order, without repeats. */
