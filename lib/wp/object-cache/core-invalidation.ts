@@ -19,7 +19,9 @@
  *   `useremail:<email>`, for the old and the new values when a write changed one.
  * - user meta (update_metadata() for users): `user_meta:<ID>`; 6.1 keeps no user query cache.
  * - a term (clean_term_cache()): `terms:<ID>`, and a new `terms:last_changed`.
- * - a comment (clean_comment_cache()): `comment:<ID>`, and a new `comment:last_changed`.
+ * - a comment (clean_comment_cache()): `comment:<ID>`, and a new `comment:last_changed`; when an
+ *   approved comment is added or changes status (wp_insert_comment(),
+ *   _clear_modified_cache_on_transition_comment_status()), `timeinfo:lastcommentmodified:<tz>`.
  *
  * Where PHP stores a new value (rebuilt `alloptions`, `notoptions` without the name, a fresh
  * `last_changed`), Understudy deletes instead: it never stores a value PHP would trust unless it is
@@ -71,9 +73,12 @@ export const CORE_POST_TYPE_TAXONOMIES: PostTypeTaxonomies = {
 };
 
 /**
- * The `timeinfo` keys _transition_post_status() deletes when a published post changes or a post is
- * published or unpublished: the feeds' and sitemaps' last-modified dates (get_lastpostmodified(),
- * get_lastpostdate()), per timezone, and the latest post date per post type.
+ * The timezones of the `timeinfo` dates WordPress deletes: _transition_post_status() when a published
+ * post changes or a post is published or unpublished (the feeds' Last-Modified, get_lastpostmodified(),
+ * get_lastpostdate(), and the latest post date per post type), and the comment functions when an
+ * approved comment changes (get_lastcommentmodified()). Whether the post was published or the comment
+ * approved is not recorded: they go for every post and comment (a delete PHP did not need only makes
+ * it read the date from the table again).
  */
 const LAST_POST_TIMEZONES = ['server', 'gmt', 'blog'];
 
@@ -84,8 +89,6 @@ export function coreInvalidation(changes: WordPressChanges, pluginTaxonomies: Po
     keys.add('posts', post.id).add('post_meta', post.id).add('general', 'wp_get_archives');
     for (const taxonomy of taxonomiesOf(post.type, pluginTaxonomies)) keys.add(`${taxonomy}_relationships`, post.id);
     if (post.type === 'page') keys.add('posts', 'all_page_ids');
-    // Whether the post was or is published is not recorded: the keys go for every post (a delete PHP
-    // did not need only makes its next feed or sitemap read the date from the table again).
     for (const timezone of LAST_POST_TIMEZONES) {
       keys.add('timeinfo', `lastpostmodified:${timezone}`).add('timeinfo', `lastpostdate:${timezone}`).add('timeinfo', `lastpostdate:${timezone}:${post.type}`);
     }
@@ -109,6 +112,7 @@ export function coreInvalidation(changes: WordPressChanges, pluginTaxonomies: Po
   }
   for (const commentId of changes.comments) {
     keys.add('comment', commentId);
+    for (const timezone of LAST_POST_TIMEZONES) keys.add('timeinfo', `lastcommentmodified:${timezone}`);
     lastChanged.add('comment');
   }
   return { keys: keys.list, lastChanged: [...lastChanged] };

@@ -65,9 +65,11 @@ describe('coreInvalidation', () => {
     assert.deepEqual(coreInvalidation(changes).lastChanged, []);
   });
 
-  it('terms and comments with their last_changed', () => {
-    const result = coreInvalidation(new WordPressChanges().term(4).comment(9));
-    assert.deepEqual(result.keys.map((k) => `${k.group}:${k.key}`), ['terms:4', 'comment:9']);
+  it('terms and comments with their last_changed; a comment also the comment feed\'s last modified date (timeinfo)', () => {
+    const result = coreInvalidation(new WordPressChanges().term(4).comment(9).comment(10));
+    assert.deepEqual(result.keys.map((k) => `${k.group}:${k.key}`), [
+      'terms:4', 'comment:9', 'timeinfo:lastcommentmodified:server', 'timeinfo:lastcommentmodified:gmt', 'timeinfo:lastcommentmodified:blog', 'comment:10',
+    ]);
     assert.deepEqual(result.lastChanged, ['terms', 'comment']);
   });
 });
