@@ -80,7 +80,7 @@ export const CORE_POST_TYPE_TAXONOMIES: PostTypeTaxonomies = {
  * approved is not recorded: they go for every post and comment (a delete PHP did not need only makes
  * it read the date from the table again).
  */
-const LAST_POST_TIMEZONES = ['server', 'gmt', 'blog'];
+const TIMEINFO_TIMEZONES = ['server', 'gmt', 'blog'];
 
 export function coreInvalidation(changes: WordPressChanges, pluginTaxonomies: PostTypeTaxonomies = {}): CoreInvalidation {
   const keys = new KeyList();
@@ -89,7 +89,7 @@ export function coreInvalidation(changes: WordPressChanges, pluginTaxonomies: Po
     keys.add('posts', post.id).add('post_meta', post.id).add('general', 'wp_get_archives');
     for (const taxonomy of taxonomiesOf(post.type, pluginTaxonomies)) keys.add(`${taxonomy}_relationships`, post.id);
     if (post.type === 'page') keys.add('posts', 'all_page_ids');
-    for (const timezone of LAST_POST_TIMEZONES) {
+    for (const timezone of TIMEINFO_TIMEZONES) {
       keys.add('timeinfo', `lastpostmodified:${timezone}`).add('timeinfo', `lastpostdate:${timezone}`).add('timeinfo', `lastpostdate:${timezone}:${post.type}`);
     }
     lastChanged.add('posts').add('terms');
@@ -112,7 +112,7 @@ export function coreInvalidation(changes: WordPressChanges, pluginTaxonomies: Po
   }
   for (const commentId of changes.comments) {
     keys.add('comment', commentId);
-    for (const timezone of LAST_POST_TIMEZONES) keys.add('timeinfo', `lastcommentmodified:${timezone}`);
+    for (const timezone of TIMEINFO_TIMEZONES) keys.add('timeinfo', `lastcommentmodified:${timezone}`);
     lastChanged.add('comment');
   }
   return { keys: keys.list, lastChanged: [...lastChanged] };
