@@ -1,5 +1,5 @@
 /**
- * A real memcached (Debian's /usr/bin/memcached) on 127.0.0.1 and a free port, started as a child
+ * A real memcached (Debian's /usr/bin/memcached) on 127.0.0.1 (or another loopback address, ::1) and a free port, started as a child
  * process for one test file and stopped after it; `set` writes an item as PECL memcache would (raw
  * text protocol), so tests seed what the drop-in would have stored. Also a silent server: accepts
  * connections and never answers, for deadlines.
@@ -8,7 +8,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import net, { AddressInfo } from 'node:net';
 
 export interface RunningMemcached {
-  /** `127.0.0.1:<port>`, as `$memcached_servers` lists it. */
+  /** `127.0.0.1:<port>` or `[::1]:<port>`, as `$memcached_servers` lists it. */
   server: string;
   port: number;
   /** Stores `value` under `key` with PECL memcache's `flags` (0 string, 1 serialized, 768 integer). */
@@ -18,13 +18,13 @@ export interface RunningMemcached {
   stop(): Promise<void>;
 }
 
-export async function startMemcached(): Promise<RunningMemcached> {
+export async function startMemcached(host = '127.0.0.1'): Promise<RunningMemcached> {
   for (let attempt = 0; ; attempt++) {
-    const port = await freePort();
-    const args = ['-l', '127.0.0.1', '-p', String(port), '-U', '0'];
+    const port = await freePort(host);
+    const args = ['-l', host, '-p', String(port), '-U', '0'];
     if (process.getuid?.() === 0) args.push('-u', 'root');
     const child = spawn('/usr/bin/memcached', args, { stdio: 'ignore' });
-    if (await accepting(port, child)) return running(port, child);
+    if (await accepting(host, port, child)) return running(host, port, child);
     child.kill();
     if (attempt === 3) throw new Error('memcached did not start');
   }
@@ -41,19 +41,22 @@ export async function startSilentServer(): Promise<{ port: number; close(): Prom
   };
 }
 
-/** A port nothing listens on (just freed). */
-export async function freePort(): Promise<number> {
+/** A port nothing listens on (just freed); rejects when `host` is not an address of this machine. */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
   const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, resolve);
+  });
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
 
-async function accepting(port: number, child: ChildProcess): Promise<boolean> {
+async function accepting(host: string, port: number, child: ChildProcess): Promise<boolean> {
   for (let i = 0; i < 100 && child.exitCode === null; i++) {
     const ok = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => { socket.destroy(); resolve(true); });
+      const socket = net.connect(port, host, () => { socket.destroy(); resolve(true); });
       socket.on('error', () => resolve(false));
     });
     if (ok) return true;
@@ -62,17 +65,17 @@ async function accepting(port: number, child: ChildProcess): Promise<boolean> {
   return false;
 }
 
-function running(port: number, child: ChildProcess): RunningMemcached {
+function running(host: string, port: number, child: ChildProcess): RunningMemcached {
   return {
-    server: `127.0.0.1:${port}`,
+    server: `${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     async set(key, value, flags = 0) {
       const data = Buffer.from(value, 'utf8');
-      const reply = await exchange(port, Buffer.concat([Buffer.from(`set ${key} ${flags} 0 ${data.length}\r\n`, 'latin1'), data, Buffer.from('\r\n')]), /\r\n$/);
+      const reply = await exchange(host, port, Buffer.concat([Buffer.from(`set ${key} ${flags} 0 ${data.length}\r\n`, 'latin1'), data, Buffer.from('\r\n')]), /\r\n$/);
       if (reply !== 'STORED\r\n') throw new Error(`memcached set ${key}: ${reply}`);
     },
     async stats() {
-      const reply = await exchange(port, Buffer.from('stats\r\n'), /END\r\n$/);
+      const reply = await exchange(host, port, Buffer.from('stats\r\n'), /END\r\n$/);
       const stats: Record<string, number> = {};
       for (const [, name, value] of reply.matchAll(/^STAT (\S+) (\S+)\r$/gm)) stats[name] = Number(value);
       return stats;
@@ -86,10 +89,10 @@ function running(port: number, child: ChildProcess): RunningMemcached {
 }
 
 /** Sends `request` on a new connection and returns what comes back until `end` matches. */
-function exchange(port: number, request: Buffer, end: RegExp): Promise<string> {
+function exchange(host: string, port: number, request: Buffer, end: RegExp): Promise<string> {
   return new Promise((resolve, reject) => {
     let reply = '';
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+    const socket = net.connect(port, host, () => socket.write(request));
     socket.on('data', (chunk) => {
       reply += chunk.toString('latin1');
       if (end.test(reply)) { socket.destroy(); resolve(reply); }

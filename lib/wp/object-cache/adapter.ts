@@ -12,7 +12,7 @@ import { REDIS_DEFAULT_GLOBAL_GROUPS, RedisCacheConfig, redisInvalidator } from 
 import { MemcachedCacheSetting, ObjectCacheSetting, RedisCacheSetting } from './setting';
 
 export interface AdapterOptions {
-  /** The taxonomies of plugins' post types, whose term relationships WordPress caches per post. */
+  /** The taxonomies plugins register for post types (added to core's), whose term relationships WordPress caches per post. */
   postTypeTaxonomies?: Record<string, string[]>;
 }
 
@@ -39,7 +39,7 @@ export function redisConfigOf(setting: RedisCacheSetting, { postTypeTaxonomies }
     prefix: setting.prefix.trim(), tablePrefix: setting.tablePrefix, multisite: setting.multisite, blogId: setting.blogId,
     // WordPress adds core's global groups at start (wp_start_object_cache()) to whatever the constant names.
     globalGroups: [...new Set([...REDIS_DEFAULT_GLOBAL_GROUPS, ...setting.globalGroups])],
-    ignoredGroups: setting.ignoredGroups, postTypeTaxonomies,
+    ignoredGroups: setting.ignoredGroups, unflushableGroups: setting.unflushableGroups, postTypeTaxonomies,
   };
 }
 

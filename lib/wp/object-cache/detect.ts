@@ -112,6 +112,7 @@ function redisFromConfig(read: ConfigReader, site: SiteKeyInputs): ObjectCacheSe
     selectiveFlush: read.truthy('WP_REDIS_SELECTIVE_FLUSH'),
     globalGroups: read.list('WP_REDIS_GLOBAL_GROUPS'),
     ignoredGroups: read.list('WP_REDIS_IGNORED_GROUPS'),
+    unflushableGroups: read.list('WP_REDIS_UNFLUSHABLE_GROUPS'),
   };
   const unknown = Object.values(values).find(isUnknown);
   if (unknown) return unknown;

@@ -102,14 +102,17 @@ export class MemcacheConnection {
   }
 }
 
+/** `host`, `host:port`, `[IPv6]` or `[IPv6]:port`: the brackets are not part of the address. */
 function hostOf(server: string): string {
+  const bracketed = /^\[([^\]]*)\]/.exec(server);
+  if (bracketed) return bracketed[1];
   const colon = server.lastIndexOf(':');
   return colon < 0 ? server : server.slice(0, colon);
 }
 
 function portOf(server: string): number {
   const colon = server.lastIndexOf(':');
-  const port = colon < 0 ? 0 : Number.parseInt(server.slice(colon + 1), 10);
+  const port = colon < 0 || colon < server.lastIndexOf(']') ? 0 : Number.parseInt(server.slice(colon + 1), 10);
   return port > 0 ? port : 11211;
 }
 

@@ -39,7 +39,7 @@ export interface MemcachedCacheConfig {
   globalGroups?: string[];
   /** Groups plugins add with wp_cache_add_non_persistent_groups(), beyond core's: never in memcached. */
   nonPersistentGroups?: string[];
-  /** Taxonomies of plugin post types, see CORE_POST_TYPE_TAXONOMIES. */
+  /** Taxonomies plugins register for post types, added to CORE_POST_TYPE_TAXONOMIES. */
   postTypeTaxonomies?: Record<string, string[]>;
   /** Deadline of each request, connecting included (the drop-in gives PECL memcache 1 s). */
   timeoutMs?: number;

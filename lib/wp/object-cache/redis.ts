@@ -46,7 +46,7 @@ export interface RedisCacheConfig {
   ignoredGroups?: string[];
   /** WP_REDIS_UNFLUSHABLE_GROUPS. */
   unflushableGroups?: string[];
-  /** Taxonomies of plugin post types, see CORE_POST_TYPE_TAXONOMIES. */
+  /** Taxonomies plugins register for post types, added to CORE_POST_TYPE_TAXONOMIES. */
   postTypeTaxonomies?: Record<string, string[]>;
 }
 

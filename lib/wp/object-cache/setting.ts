@@ -42,6 +42,8 @@ export interface RedisCacheSetting extends SiteKeyInputs {
   /** WP_REDIS_GLOBAL_GROUPS and WP_REDIS_IGNORED_GROUPS as written (the drop-in adds its own to these). */
   globalGroups: string[];
   ignoredGroups: string[];
+  /** WP_REDIS_UNFLUSHABLE_GROUPS: keyed with the blog prefix, even a global group's. */
+  unflushableGroups: string[];
 }
 
 /** Automattic's memcached drop-in (wp-memcached, PECL memcache). */

@@ -6,7 +6,7 @@
  *   none                                   no persistent object cache
  *   companion | companion:<http(s) URL>    the PHP companion, at the site's address or the one given
  *   redis://[[user]:password@]host[:port][/db][?prefix=…&salt=…&global_groups=a,b&ignored_groups=…
- *            &selective_flush=1&timeout=1&read_timeout=1]
+ *            &unflushable_groups=…&selective_flush=1&timeout=1&read_timeout=1]
  *   rediss://…                             the same over TLS
  *   unix:///path/to/redis.sock[?db=0&…]    Redis over a Unix socket
  *   memcached://h1:11211,h2:11211[?salt=…&custom_user_tables=1]
@@ -15,7 +15,7 @@
  */
 import { ObjectCacheSetting, SiteKeyInputs } from './setting';
 
-const REDIS_PARAMS = new Set(['prefix', 'salt', 'global_groups', 'ignored_groups', 'selective_flush', 'timeout', 'read_timeout', 'db']);
+const REDIS_PARAMS = new Set(['prefix', 'salt', 'global_groups', 'ignored_groups', 'unflushable_groups', 'selective_flush', 'timeout', 'read_timeout', 'db']);
 const MEMCACHED_PARAMS = new Set(['salt', 'custom_user_tables']);
 
 /** The setting `value` names; undefined for `detect` (or empty). Throws with the syntax on a bad value. */
@@ -58,6 +58,7 @@ function redisFromUrl(text: string, scheme: 'redis' | 'rediss' | 'unix', site: S
     selectiveFlush: truthy(params.get('selective_flush')),
     globalGroups: list(params.get('global_groups')),
     ignoredGroups: list(params.get('ignored_groups')),
+    unflushableGroups: list(params.get('unflushable_groups')),
     ...site,
   };
 }

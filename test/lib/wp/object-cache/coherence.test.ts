@@ -37,7 +37,7 @@ describe('object cache coherence: a site beside the Redis drop-in', function () 
     forwarder = await startTcpForwarder(Number(redisUrl.port || 6379));
     const setting: RedisCacheSetting = {
       kind: 'redis', scheme: 'tcp', host: '127.0.0.1', port: forwarder.port, database: 0, timeoutSeconds: 1, readTimeoutSeconds: 1,
-      prefix, selectiveFlush: false, globalGroups: [], ignoredGroups: [], tablePrefix: 'wp_', blogId: 1, multisite: false,
+      prefix, selectiveFlush: false, globalGroups: [], ignoredGroups: [], unflushableGroups: [], tablePrefix: 'wp_', blogId: 1, multisite: false,
     };
     oracle = await openOracle({ objectCache: { setting, foundBy: 'the test', onUncovered: 'degrade' } });
   });

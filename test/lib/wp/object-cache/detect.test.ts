@@ -60,11 +60,12 @@ describe('lib/wp/object-cache: which object cache the site runs', () => {
       define( 'WP_CACHE_KEY_SALT', 'ignored-when-a-prefix-is-set' );
       define( 'WP_REDIS_SELECTIVE_FLUSH', true );
       define( 'WP_REDIS_GLOBAL_GROUPS', [ 'users', 'site-options' ] );
-      define( 'WP_REDIS_IGNORED_GROUPS', array( 'counts', 'plugins' ) );`, { 'site/wp-content/object-cache.php': HEADERS.redis });
+      define( 'WP_REDIS_IGNORED_GROUPS', array( 'counts', 'plugins' ) );
+      define( 'WP_REDIS_UNFLUSHABLE_GROUPS', [ 'userlogins', 'svc-sessions' ] );`, { 'site/wp-content/object-cache.php': HEADERS.redis });
     assert.deepEqual(detect(config), {
       kind: 'redis', scheme: 'tcp', host: 'cache.internal', port: 6380, database: 3, password: 'redis-secret',
       timeoutSeconds: 0.5, readTimeoutSeconds: 2, prefix: 'shop-cache:', selectiveFlush: true,
-      globalGroups: ['users', 'site-options'], ignoredGroups: ['counts', 'plugins'], ...SITE,
+      globalGroups: ['users', 'site-options'], ignoredGroups: ['counts', 'plugins'], unflushableGroups: ['userlogins', 'svc-sessions'], ...SITE,
     });
   });
 
@@ -76,13 +77,13 @@ describe('lib/wp/object-cache: which object cache the site runs', () => {
       define( 'WP_REDIS_PASSWORD', [ 'wp', 'pass' ] );`, { 'site/wp-content/object-cache.php': HEADERS.redis });
     assert.deepEqual(detect(config), {
       kind: 'redis', scheme: 'unix', host: '127.0.0.1', port: 6379, path: '/run/redis/redis.sock', database: 0, username: 'wp', password: 'pass',
-      timeoutSeconds: 1, readTimeoutSeconds: 1, prefix: 'salted:', selectiveFlush: false, globalGroups: [], ignoredGroups: [], ...SITE,
+      timeoutSeconds: 1, readTimeoutSeconds: 1, prefix: 'salted:', selectiveFlush: false, globalGroups: [], ignoredGroups: [], unflushableGroups: [], ...SITE,
     });
     const plain = site('', { 'site/wp-content/object-cache.php': HEADERS.redis }, 'plain/wp-config.php');
     fs.renameSync(path.join(root, 'site/wp-content'), path.join(root, 'plain/wp-content'));
     assert.deepEqual(detect(plain), {
       kind: 'redis', scheme: 'tcp', host: '127.0.0.1', port: 6379, database: 0, timeoutSeconds: 1, readTimeoutSeconds: 1, prefix: '',
-      selectiveFlush: false, globalGroups: [], ignoredGroups: [], ...SITE,
+      selectiveFlush: false, globalGroups: [], ignoredGroups: [], unflushableGroups: [], ...SITE,
     });
   });
 
@@ -156,15 +157,15 @@ describe('lib/wp/object-cache: which object cache the site runs', () => {
     assert.equal(detect(config, 'detect').kind, 'unknown');
     assert.deepEqual(detect(config, 'redis://:p%40ss@cache.internal:6380/2?prefix=shop:&global_groups=users,site-options&selective_flush=1&timeout=0.25'), {
       kind: 'redis', scheme: 'tcp', host: 'cache.internal', port: 6380, database: 2, password: 'p@ss', timeoutSeconds: 0.25, readTimeoutSeconds: 1,
-      prefix: 'shop:', selectiveFlush: true, globalGroups: ['users', 'site-options'], ignoredGroups: [], ...SITE,
+      prefix: 'shop:', selectiveFlush: true, globalGroups: ['users', 'site-options'], ignoredGroups: [], unflushableGroups: [], ...SITE,
     });
     assert.deepEqual(detect(config, 'rediss://default:pw@[::1]?salt=salted'), {
       kind: 'redis', scheme: 'tls', host: '::1', port: 6379, database: 0, username: 'default', password: 'pw', timeoutSeconds: 1, readTimeoutSeconds: 1,
-      prefix: 'salted', selectiveFlush: false, globalGroups: [], ignoredGroups: [], ...SITE,
+      prefix: 'salted', selectiveFlush: false, globalGroups: [], ignoredGroups: [], unflushableGroups: [], ...SITE,
     });
-    assert.deepEqual(detect(config, 'unix:///run/redis.sock?db=4&ignored_groups=counts'), {
+    assert.deepEqual(detect(config, 'unix:///run/redis.sock?db=4&ignored_groups=counts&unflushable_groups=userlogins,svc-sessions'), {
       kind: 'redis', scheme: 'unix', host: '127.0.0.1', port: 6379, path: '/run/redis.sock', database: 4, timeoutSeconds: 1, readTimeoutSeconds: 1,
-      prefix: '', selectiveFlush: false, globalGroups: [], ignoredGroups: ['counts'], ...SITE,
+      prefix: '', selectiveFlush: false, globalGroups: [], ignoredGroups: ['counts'], unflushableGroups: ['userlogins', 'svc-sessions'], ...SITE,
     });
     assert.deepEqual(detect(config, 'memcached://mc1:11211,mc2:11212?salt=shop-mc'), {
       kind: 'memcached', servers: ['mc1:11211', 'mc2:11212'], salt: 'shop-mc', customUserTables: false, ...SITE,

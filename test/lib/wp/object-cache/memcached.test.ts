@@ -5,8 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { WordPressChanges } from '../../../../lib/wp/changes';
+import { memcachedConfigOf } from '../../../../lib/wp/object-cache/adapter';
 import { MemcachedCacheConfig, ObjectCacheInvalidator, memcachedInvalidator } from '../../../../lib/wp/object-cache/invalidator';
 import { MemcacheConnection } from '../../../../lib/wp/object-cache/memcache-text';
+import { MemcachedCacheSetting } from '../../../../lib/wp/object-cache/setting';
+import { objectCacheFromSetting } from '../../../../lib/wp/object-cache/url';
 import { RunningMemcached, freePort, startMemcached, startSilentServer } from '../../../harness/memcached';
 import { startTcpForwarder } from '../../../harness/tcp-forwarder';
 
@@ -181,9 +184,44 @@ describe('memcachedInvalidator (real memcached)', () => {
     const after = await b.stats();
     const delta = (name: string) => after[name] - before[name];
     assert.equal(delta('cmd_get'), 4, 'v4 and v3 flush numbers of site and global groups, once');
-    // posts, post_meta, wp_get_archives, 3 relationships, alloptions, notoptions, the option, 2 last_changed.
-    assert.equal(delta('delete_hits') + delta('delete_misses'), 11);
+    // posts, post_meta, wp_get_archives, 3 relationships, 9 timeinfo dates, alloptions, notoptions, the option, 2 last_changed.
+    assert.equal(delta('delete_hits') + delta('delete_misses'), 20);
     assert.equal(delta('total_connections'), 1, 'only the stats connection is new');
+  });
+});
+
+describe('memcachedInvalidator: a server on an IPv6 address', () => {
+  let server: RunningMemcached | undefined;
+  let cache: ObjectCacheInvalidator | undefined;
+
+  before(async function () {
+    try {
+      await freePort('::1');
+    } catch (error) {
+      console.log(`      skipped: ::1 is not an address of this machine (${(error as Error).message})`);
+      this.skip();
+    }
+    server = await startMemcached('::1');
+  });
+  after(async () => {
+    await cache?.close();
+    await server?.stop();
+  });
+
+  it('memcached://[::1]:<port>, as OBJECT_CACHE names it: the keys go on the IPv6 server', async () => {
+    const running = server as RunningMemcached;
+    const setting = objectCacheFromSetting(`memcached://${running.server}?salt=${SALT}`, { tablePrefix: 'wp_', blogId: 1, multisite: false });
+    cache = memcachedInvalidator(memcachedConfigOf(setting as MemcachedCacheSetting));
+    await running.set(SITE_FLUSH_KEY, SITE_FLUSH, 768);
+    await running.set(site('posts:158'), 'a:1:{i:0;i:1;}', 1);
+    await running.set(site('posts:159'), 'a:1:{i:0;i:1;}', 1);
+    await cache.invalidate(new WordPressChanges().post(158, 'svc_ticket'));
+    const connection = new MemcacheConnection(running.server, 2000);
+    try {
+      assert.deepEqual([...(await connection.get([site('posts:158'), site('posts:159')])).keys()], [site('posts:159')]);
+    } finally {
+      connection.close();
+    }
   });
 });
 
