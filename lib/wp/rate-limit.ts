@@ -5,8 +5,8 @@
  *   (InnoDB holds the row lock until commit; SQLite has one writer) before it is answered.
  * - Batched counting (`hitBatched`), for limits where being a fraction of a second late across
  *   processes is harmless: each process decides from the last total it read plus its own uncounted
- *   hits, and adds those to the table every FLUSH_MS in one transaction, reading the totals back. The
- *   limit can then be exceeded by at most processes × request rate × FLUSH_MS.
+ *   hits, and adds those to the table every FLUSH_MS in one transaction (multi-row upserts), reading
+ *   the totals back. The limit can then be exceeded by at most processes × request rate × FLUSH_MS.
  */
 import { Clock, unixSeconds } from './clock';
 import { Database } from './db/database';
@@ -28,8 +28,8 @@ export const FLUSH_MS = 250;
 /** Batched buckets held in memory at most; past this the held ones are flushed and let go. */
 const MAX_TALLIES = 10_000;
 
-/** Rows written or read per statement when flushing (below every driver's bound-parameter limit). */
-const CHUNK = 400;
+/** Rows written or read per statement when flushing (below SQLite's oldest bound-parameter limit, 999). */
+const CHUNK = 200;
 
 /** One bucket's window as this process knows it in batched counting. */
 interface Tally {
@@ -148,11 +148,10 @@ export class RateLimiter {
     const table = this.db.tables.svc('rate_limits');
     try {
       const totals = await this.db.knex.transaction(async (trx) => {
-        for (const tally of held.filter((t) => t.inFlight > 0)) {
-          await trx(table)
-            .insert({ bucket: tally.bucket, window_start: tally.windowStart, hits: tally.inFlight, expires_at: tally.windowEnd })
-            .onConflict(['bucket', 'window_start'])
-            .merge({ hits: trx.raw('?? + ?', [`${table}.hits`, tally.inFlight]) });
+        const written = held.filter((t) => t.inFlight > 0);
+        for (let i = 0; i < written.length; i += CHUNK) {
+          const rows = written.slice(i, i + CHUNK).map((t) => ({ bucket: t.bucket, window_start: t.windowStart, hits: t.inFlight, expires_at: t.windowEnd }));
+          await trx(table).insert(rows).onConflict(['bucket', 'window_start']).merge({ hits: trx.raw(this.addedHits(), [`${table}.hits`]) });
         }
         const read = new Map<string, number>();
         for (let i = 0; i < held.length; i += CHUNK) {
@@ -178,6 +177,11 @@ export class RateLimiter {
     this.letGoOverCap();
     if (held.some((t) => t.pending > 0)) this.scheduleFlush();
     await this.maybeSweep(table, now);
+  }
+
+  /** In a multi-row upsert, the stored count plus the row's own. */
+  private addedHits(): string {
+    return this.db.dialect === 'mysql' ? '?? + VALUES(hits)' : '?? + excluded.hits';
   }
 
   /** Past the cap, buckets whose counts are all in the table are let go (a later hit reads the total again). */
