@@ -174,8 +174,8 @@ export class RateLimiter {
       this.scheduleFlush();
       throw err;
     }
+    // Hits that came in while this flush ran scheduled the next one.
     this.letGoOverCap();
-    if (held.some((t) => t.pending > 0)) this.scheduleFlush();
     await this.maybeSweep(table, now);
   }
 
