@@ -45,7 +45,7 @@ export interface Site {
   /** WP: the charset answers are declared in (`blog_charset`). */
   charset(): Promise<string>;
   cookieNames(): Promise<CookieNames>;
-  /** Lets go of what the site holds open: the object cache's connections, then the database. */
+  /** Lets go of what the site holds open: batched rate-limit counts (written first), the object cache's connections, then the database. */
   close(): Promise<void>;
 }
 
@@ -61,7 +61,7 @@ export function createSite(config: SiteConfig, db: Database, clock: Clock, logge
   const site: Site = {
     config, db, clock, logger, changes, options, users, capabilities, salts,
     auth: new Authenticator({ users, capabilities, salts, clock, appPasswords, cookieNames: async () => cookieNames(await siteUrl()) }),
-    rateLimiter: new RateLimiter(db, clock),
+    rateLimiter: new RateLimiter(db, clock, logger),
     mailer: createMailer({
       smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox'), logger, defaultFrom: async () => defaultSender(await homeUrl()),
     }),
@@ -80,6 +80,7 @@ export function createSite(config: SiteConfig, db: Database, clock: Clock, logge
       return cookieNames(await siteUrl());
     },
     async close() {
+      await site.rateLimiter.close();
       await site.objectCache.close();
       await db.close();
     },

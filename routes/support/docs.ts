@@ -1,7 +1,7 @@
 /**
  * support/v1 published docs (contract sections 2 "Docs feedback", 4 "Docs", 8; docs/docs.md):
  * - GET /docs/search: up to 8 public docs, best first; `collection` and `site` narrow them; 120 per
- *   address and minute.
+ *   address and minute, counted in batches shared across processes within a quarter of a second.
  * - POST /docs/<id>/feedback: a helpful / not helpful vote with an optional comment; one per doc,
  *   visitor and day (a second that day replaces the first), 20 per visitor address and hour.
  * Both are public. The visitor is a keyed hash of the address (the principal), never the address.
@@ -48,7 +48,8 @@ export const docsSearch: RouteDeclaration = {
       // Every caller is counted by address, signed in or not: a search is the same for all.
       principal: (req: RestRequest) => docVisitor(req.site, req.ip),
       permission: allowAnyone,
-      rateLimit: { name: 'docs.search', limit: SEARCHES_PER_MINUTE, windowSeconds: 60, key: visitorKey },
+      // Batched: a search changes nothing, so counts shared a quarter of a second late are harmless.
+      rateLimit: { name: 'docs.search', limit: SEARCHES_PER_MINUTE, windowSeconds: 60, key: visitorKey, counting: 'batched' },
       async handler(req) {
         const { q, collection, site } = req.params;
         return presentDocHits(req.site, await searchDocs(req.site, { q, collection, site }));

@@ -102,6 +102,13 @@ export interface RateLimitSpec<A extends object = Params, P = unknown> {
    * its stored answer. Only say true for requests the handler cannot turn into new work.
    */
   exempt?(req: RestRequest<P, A>): boolean | Promise<boolean>;
+  /**
+   * `exact` (the default) commits each request's count before answering. `batched` decides from the
+   * shared total as last read plus this process's own count and writes counts every FLUSH_MS
+   * (lib/wp/rate-limit.ts): only for limits where being that late across processes is harmless, such
+   * as anonymous reads; never for sign-in codes or password guesses.
+   */
+  counting?: 'exact' | 'batched';
 }
 
 /**

@@ -218,7 +218,11 @@ export class RestServer {
     for (const spec of Array.isArray(limits) ? limits : limits ? [limits] : []) {
       if (spec.exempt && (await spec.exempt(request))) continue;
       const who = spec.key ? spec.key(request) : request.user.id > 0 ? `user:${request.user.id}` : visitorBucket(request.ip);
-      const decision = await this.site.rateLimiter.hit(`${spec.name}:${who}`, spec.limit, spec.windowSeconds);
+      const bucket = `${spec.name}:${who}`;
+      const limiter = this.site.rateLimiter;
+      const decision = spec.counting === 'batched'
+        ? limiter.hitBatched(bucket, spec.limit, spec.windowSeconds)
+        : await limiter.hit(bucket, spec.limit, spec.windowSeconds);
       if (!decision.allowed) {
         throw new WpError('rest_too_many_requests', `Too many requests. Try again in ${decision.retryAfter} seconds.`, 429, {
           retry_after: decision.retryAfter,

@@ -12,6 +12,7 @@ import { SEARCHES_PER_MINUTE } from '../../../routes/support/docs';
 import { insertDocs } from '../../../lib/support/docs/store';
 import { createConnectedSite } from '../../../lib/support/sites/admin';
 import { postMetaFor, singleMetaValues } from '../../../lib/wp/posts';
+import { FLUSH_MS } from '../../../lib/wp/rate-limit';
 import { TestSite, openTestSite } from '../../harness/outbound';
 import { API } from '../../harness/support';
 
@@ -98,12 +99,17 @@ describe('support/v1 docs', function () {
     it(`allows ${SEARCHES_PER_MINUTE} searches per address and minute across two processes, then 429 with Retry-After`, async () => {
       // A minute of its own, started at its first second.
       t.clock.advance(60_000 - (t.clock.now() % 60_000));
-      const twin = createApp(await t.openAnother());
+      const twinSite = await t.openAnother();
+      const twin = createApp(twinSite);
       const statuses: number[] = [];
       for (let i = 0; i < SEARCHES_PER_MINUTE; i += 10) {
         statuses.push(...(await Promise.all(Array.from({ length: 10 }, (_, j) => request(j % 2 ? twin : t.app).get(`${API}/docs/search`).query({ q: `widget ${i + j}` })))).map((r) => r.status));
       }
       assert.deepEqual(statuses, Array(SEARCHES_PER_MINUTE).fill(200));
+      // Counts are shared within FLUSH_MS: each process writes its own, then reads the other's.
+      for (const limiter of [t.site.rateLimiter, twinSite.rateLimiter, t.site.rateLimiter]) await limiter.flush();
+      const row = await t.site.db.knex(t.site.db.tables.svc('rate_limits')).where('bucket', 'like', 'docs.search:%').andWhere('window_start', Math.floor(t.clock.now() / 1000)).first('hits');
+      assert.equal(Number(row?.hits), SEARCHES_PER_MINUTE, 'both processes\' searches in the shared count');
       for (const app of [t.app, twin]) {
         const refused = await request(app).get(`${API}/docs/search`).query({ q: 'widget' });
         assertRestError(refused, 429, 'rest_too_many_requests');
@@ -115,6 +121,29 @@ describe('support/v1 docs', function () {
       assert.ok(buckets.length > 0 && buckets.every((b: { bucket: string }) => /^docs\.search:visitor:[0-9a-f]{64}$/.test(b.bucket)), JSON.stringify(buckets));
       t.clock.advance(60_000);
       assert.equal((await search({ q: 'widget' })).status, 200, 'a new minute');
+    });
+
+    it('writes the count of a burst of searches in a few statements, not one per search', async () => {
+      t.clock.advance(60_000 - (t.clock.now() % 60_000));
+      const knex = t.site.db.knex;
+      const table = t.site.db.tables.svc('rate_limits');
+      let writes = 0;
+      const countWrite = (query: { sql: string }) => { if (/^\s*(insert|update|replace)\b/i.test(query.sql) && query.sql.includes(table)) writes += 1; };
+      knex.on('query', countWrite);
+      const started = Date.now();
+      try {
+        for (let i = 0; i < 100; i += 20) {
+          const answers = await Promise.all(Array.from({ length: 20 }, (_, j) => search({ q: `widget ${i + j}` })));
+          assert.deepEqual(answers.map((r) => r.status), Array(20).fill(200));
+        }
+        await t.site.rateLimiter.flush();
+      } finally {
+        knex.removeListener('query', countWrite);
+      }
+      // One write per flush at most, and a flush every FLUSH_MS (plus the final one).
+      assert.ok(writes <= Math.floor((Date.now() - started) / FLUSH_MS) + 2 && writes < 25, `${writes} writes for 100 searches`);
+      const row = await knex(table).where('bucket', 'like', 'docs.search:%').andWhere('window_start', Math.floor(t.clock.now() / 1000)).first('hits');
+      assert.equal(Number(row?.hits), 100, 'every search counted');
     });
   });
 

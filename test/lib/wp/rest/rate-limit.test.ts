@@ -105,4 +105,24 @@ describe('REST rate limits', function () {
     }
     assert.equal((await hit()).status, 200);
   });
+
+  it('batched counting decides at once, shares counts on flush, and writes what is pending when the site closes', async () => {
+    const start = freshWindow(0);
+    const twin = await oracle.openTwin();
+    const bucket = 'test.batched:ip:127.0.0.1';
+    const decide = (site = oracle.site) => site.rateLimiter.hitBatched(bucket, LIMIT.limit, LIMIT.windowSeconds).allowed;
+    const flushBoth = async () => {
+      for (const site of [oracle.site, twin.site, oracle.site]) await site.rateLimiter.flush();
+    };
+    assert.deepEqual([decide(), decide(twin.site)], [true, true]);
+    await flushBoth();
+    assert.equal(decide(), true, 'the third');
+    await flushBoth();
+    assert.deepEqual([decide(twin.site), decide()], [false, false], 'each process knows the other\'s hits after a flush');
+    await twin.site.close();
+    await oracle.site.rateLimiter.flush();
+    const { knex, tables } = oracle.site.db;
+    const row = await knex(tables.svc('rate_limits')).where({ bucket, window_start: start }).first();
+    assert.equal(Number(row?.hits), 5, 'refused hits are counted too, and the closed site\'s are written');
+  });
 });
