@@ -36,8 +36,5 @@ export function nextRunAt(handler: JobHandler, job: ClaimedJob, err: unknown, no
   return delay === undefined ? null : nowSeconds + delay;
 }
 
-/** The text recorded for a failure. */
-export function errorText(err: unknown): string {
-  if (err instanceof Error) return err.message || err.name;
-  return String(err);
-}
+/** The text recorded for a failure (lib/wp/errors.ts, shared with WordPress's own logs). */
+export { errorText } from '../wp/errors';

@@ -11,6 +11,7 @@ import { WordPressChanges } from './changes';
 import { Database } from './db/database';
 import { Tables } from './db/tables';
 import { inTransaction } from './db/transaction';
+import { errorText } from './errors';
 import { ObjectCacheStatus, assertWritesAllowed } from './object-cache/status';
 
 /** Within SQLite's smallest bound on a statement's variables (999). */
@@ -40,7 +41,7 @@ export class ChangeFeed {
       try {
         await listener(changes);
       } catch (err) {
-        this.logger.error('A listener to committed WordPress changes failed; the write stands.', { error: String((err as Error)?.message ?? err) });
+        this.logger.error('A listener to committed WordPress changes failed; the write stands.', { error: errorText(err) });
       }
     }));
   }

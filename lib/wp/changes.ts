@@ -58,12 +58,7 @@ export class WordPressChanges {
 
   /** A user's row; call again with the old login, email or nicename when the write changed one. */
   user(id: number, keys: { login?: string; email?: string; nicename?: string }): this {
-    const known = this.users.get(id) ?? { id, logins: [], emails: [], nicenames: [] };
-    pushNew(known.logins, keys.login);
-    pushNew(known.emails, keys.email);
-    pushNew(known.nicenames, keys.nicename);
-    this.users.set(id, known);
-    return this;
+    return this.addUser({ id, logins: [keys.login ?? ''], emails: [keys.email ?? ''], nicenames: [keys.nicename ?? ''] });
   }
 
   userMetaKey(userId: number, key: string): this {
@@ -86,13 +81,7 @@ export class WordPressChanges {
     for (const p of other.posts.values()) this.post(p.id, p.type, p.parent);
     for (const [id, keys] of other.postMeta) for (const k of keys) this.postMetaKey(id, k);
     for (const name of other.options) this.option(name);
-    for (const u of other.users.values()) {
-      const known = this.users.get(u.id) ?? { id: u.id, logins: [], emails: [], nicenames: [] };
-      for (const v of u.logins) pushNew(known.logins, v);
-      for (const v of u.emails) pushNew(known.emails, v);
-      for (const v of u.nicenames) pushNew(known.nicenames, v);
-      this.users.set(u.id, known);
-    }
+    for (const u of other.users.values()) this.addUser(u);
     for (const [id, keys] of other.userMeta) for (const k of keys) this.userMetaKey(id, k);
     for (const id of other.terms) this.term(id);
     for (const id of other.comments) this.comment(id);
@@ -113,16 +102,21 @@ export class WordPressChanges {
     for (const p of json.posts) changes.post(p.id, p.type, p.parent);
     for (const [id, keys] of Object.entries(json.postMeta)) for (const k of keys) changes.postMetaKey(Number(id), k);
     for (const name of json.options) changes.option(name);
-    for (const u of json.users) {
-      for (const login of u.logins) changes.user(u.id, { login });
-      for (const email of u.emails) changes.user(u.id, { email });
-      for (const nicename of u.nicenames) changes.user(u.id, { nicename });
-      if (!changes.users.has(u.id)) changes.user(u.id, {});
-    }
+    for (const u of json.users) changes.addUser(u);
     for (const [id, keys] of Object.entries(json.userMeta)) for (const k of keys) changes.userMetaKey(Number(id), k);
     for (const id of json.terms) changes.term(id);
     for (const id of json.comments) changes.comment(id);
     return changes;
+  }
+
+  /** Adds a user's keys to what the record holds of them (empty values are no keys). */
+  private addUser(user: ChangedUser): this {
+    const known = this.users.get(user.id) ?? { id: user.id, logins: [], emails: [], nicenames: [] };
+    for (const v of user.logins) pushNew(known.logins, v);
+    for (const v of user.emails) pushNew(known.emails, v);
+    for (const v of user.nicenames) pushNew(known.nicenames, v);
+    this.users.set(user.id, known);
+    return this;
   }
 
   get empty(): boolean {
@@ -137,6 +131,6 @@ function addTo(map: Map<number, Set<string>>, id: number, key: string): void {
   map.set(id, keys);
 }
 
-function pushNew(list: string[], value: string | undefined): void {
-  if (value !== undefined && value !== '' && !list.includes(value)) list.push(value);
+function pushNew(list: string[], value: string): void {
+  if (value !== '' && !list.includes(value)) list.push(value);
 }

@@ -25,3 +25,9 @@ export class WpError extends Error {
 export function isWpError(value: unknown): value is WpError {
   return value instanceof WpError;
 }
+
+/** A failure as logs and job records say it: its message (or its name when it has none). */
+export function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message || err.name;
+  return String(err);
+}

@@ -10,6 +10,7 @@
  * tries again until the cache answers. Beside a cache nothing covers, each write is counted as such.
  */
 import { WordPressChanges } from '../changes';
+import { errorText } from '../errors';
 import { Site } from '../site';
 import { InvalidateOptions, ObjectCacheInvalidator } from './invalidator';
 
@@ -100,8 +101,4 @@ export class ObjectCacheCoherence {
     this.lastFailureLog = now;
     this.site.logger.warn('Object cache: an invalidation failed; it is retried until the cache answers', { kind: this.invalidator?.kind, error: errorText(err) });
   }
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message || err.name : String(err);
 }
