@@ -5,17 +5,21 @@
  */
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { enqueueJob } from '../jobs/enqueue';
-import { unixSeconds } from '../../wp/clock';
-import { isDuplicateKeyError, isRetryableTransactionError } from '../../wp/db/errors';
 import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
 import { ConnectedSite } from '../sites/store';
+import { writeSupport } from '../write';
 import { PORTAL_LIMITS, portalEmail } from './limits';
 import { codeHash, sealCode } from './secret';
+import { countPortalCodeFailure, deletePortalCode, insertPortalCode, lockPortalCode, updatePortalCode } from './store';
 
 /** Six digits, uniformly from a CSPRNG, leading zeros kept. */
 export function newCode(): string {
   return String(randomInt(0, 1_000_000)).padStart(6, '0');
+}
+
+function tooSoon(wait: number): WpError {
+  return new WpError('rest_too_many_requests', `Too many requests. Try again in ${wait} seconds.`, 429, { status: 429, retry_after: wait });
 }
 
 /**
@@ -24,27 +28,20 @@ export function newCode(): string {
  */
 export async function sendPortalCode(site: Site, portal: ConnectedSite, rawEmail: string): Promise<void> {
   const email = portalEmail(rawEmail);
-  const now = unixSeconds(site.clock);
-  const table = site.db.tables.svc('portal_codes');
   const code = newCode();
   const hash = await codeHash(site, portal.siteId, email, code);
   const sealed = await sealCode(site, portal.siteId, code);
-  const tooSoon = (wait: number) => new WpError('rest_too_many_requests', `Too many requests. Try again in ${wait} seconds.`, 429, { status: 429, retry_after: wait });
-  await site.db.knex.transaction(async (trx) => {
-    const row = await trx(table).where({ site_id: portal.siteId, email }).forUpdate().first();
-    const wait = row ? Number(row.sent_at) + PORTAL_LIMITS.resendSeconds - now : 0;
+  await writeSupport(site, {}, async (ctx) => {
+    const now = ctx.nowSeconds;
+    const pending = await lockPortalCode(ctx, portal.siteId, email);
+    const wait = pending ? pending.sentAt + PORTAL_LIMITS.resendSeconds - now : 0;
     if (wait > 0) throw tooSoon(wait);
-    const failures = row && Number(row.expires_at) > now ? Number(row.failures) : 0;
-    const values = { code_hash: hash, failures, sent_at: now, expires_at: now + PORTAL_LIMITS.codeTtlSeconds };
-    if (row) await trx(table).where({ id: row.id }).update(values);
-    else {
-      // A concurrent first request for the address won the unique key (or InnoDB's gap lock): this one
-      // is a resend too soon.
-      await trx(table).insert({ site_id: portal.siteId, email, ...values }).catch((err: unknown) => {
-        throw isDuplicateKeyError(err) || isRetryableTransactionError(err) ? tooSoon(PORTAL_LIMITS.resendSeconds) : err;
-      });
-    }
-    await enqueueJob(trx, site.db.tables, 'portal_code_email', { site_id: portal.siteId, email, sealed }, now);
+    const failures = pending && pending.expiresAt > now ? pending.failures : 0;
+    const values = { codeHash: hash, failures, sentAt: now, expiresAt: now + PORTAL_LIMITS.codeTtlSeconds };
+    if (pending) await updatePortalCode(ctx, pending.id, values);
+    // A concurrent first request for the address won: this one is a resend too soon.
+    else if (!(await insertPortalCode(ctx, portal.siteId, email, values))) throw tooSoon(PORTAL_LIMITS.resendSeconds);
+    await enqueueJob(ctx.trx, ctx.tables, 'portal_code_email', { site_id: portal.siteId, email, sealed }, now);
   });
 }
 
@@ -58,18 +55,16 @@ export function invalidCode(): WpError {
  */
 export async function consumePortalCode(site: Site, siteId: string, rawEmail: string, code: string): Promise<boolean> {
   const email = portalEmail(rawEmail);
-  const now = unixSeconds(site.clock);
-  const table = site.db.tables.svc('portal_codes');
   const given = Buffer.from(await codeHash(site, siteId, email, code), 'hex');
-  return site.db.knex.transaction(async (trx) => {
-    const row = await trx(table).where({ site_id: siteId, email }).forUpdate().first();
-    if (!row || Number(row.expires_at) <= now || Number(row.failures) >= PORTAL_LIMITS.codeFailures) return false;
-    const stored = Buffer.from(String(row.code_hash), 'hex');
+  return writeSupport(site, {}, async (ctx) => {
+    const pending = await lockPortalCode(ctx, siteId, email);
+    if (!pending || pending.expiresAt <= ctx.nowSeconds || pending.failures >= PORTAL_LIMITS.codeFailures) return false;
+    const stored = Buffer.from(pending.codeHash, 'hex');
     if (stored.length === given.length && timingSafeEqual(stored, given)) {
-      await trx(table).where({ id: row.id }).del();
+      await deletePortalCode(ctx, pending.id);
       return true;
     }
-    await trx(table).where({ id: row.id }).update({ failures: Number(row.failures) + 1 });
+    await countPortalCodeFailure(ctx, pending);
     return false;
   });
 }

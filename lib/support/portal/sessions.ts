@@ -8,7 +8,7 @@ import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
 import { hashBearerSecret, newBearerSecret } from '../bearer-secrets';
 import { PORTAL_LIMITS, portalEmail } from './limits';
-import { sweepExpiredPortalRows } from './sweep';
+import { deleteExpiredPortalRows, deletePortalSession, insertPortalSession, portalSessionByTokenHash } from './store';
 
 export interface PortalSession {
   id: number;
@@ -22,12 +22,12 @@ export interface PortalSession {
 
 /** Opens a session and returns its token (shown once) with the session; expired rows are swept first. */
 export async function openPortalSession(site: Site, siteId: string, rawEmail: string): Promise<{ token: string; session: PortalSession }> {
-  await sweepExpiredPortalRows(site);
-  const token = newBearerSecret('base64url');
   const now = unixSeconds(site.clock);
-  const row = { token_hash: hashBearerSecret(token), site_id: siteId, email: portalEmail(rawEmail), created_at: now, expires_at: now + PORTAL_LIMITS.sessionTtlSeconds };
-  const [id] = await site.db.knex(site.db.tables.svc('portal_sessions')).insert(row);
-  return { token, session: { id: Number(id), siteId, email: row.email, createdAt: now, expiresAt: row.expires_at } };
+  await deleteExpiredPortalRows(site.db, now);
+  const token = newBearerSecret('base64url');
+  const session = { siteId, email: portalEmail(rawEmail), createdAt: now, expiresAt: now + PORTAL_LIMITS.sessionTtlSeconds };
+  const id = await insertPortalSession(site.db, { tokenHash: hashBearerSecret(token), ...session });
+  return { token, session: { id, ...session } };
 }
 
 function sessionRequired(): WpError {
@@ -40,12 +40,12 @@ function sessionRequired(): WpError {
  */
 export async function resolvePortalSession(site: Site, siteId: string, token: string | undefined): Promise<PortalSession | WpError> {
   if (!token) return sessionRequired();
-  const row = await site.db.knex(site.db.tables.svc('portal_sessions')).where({ token_hash: hashBearerSecret(token) }).first();
-  if (!row || String(row.site_id) !== siteId || Number(row.expires_at) <= unixSeconds(site.clock)) return sessionRequired();
-  return { id: Number(row.id), siteId, email: String(row.email), createdAt: Number(row.created_at), expiresAt: Number(row.expires_at) };
+  const row = await portalSessionByTokenHash(site.db, hashBearerSecret(token));
+  if (!row || row.siteId !== siteId || row.expiresAt <= unixSeconds(site.clock)) return sessionRequired();
+  return { id: row.id, siteId, email: row.email, createdAt: row.createdAt, expiresAt: row.expiresAt };
 }
 
 /** Signs out: the session's row is deleted, so the token fails from the next request on, in every process. */
 export async function revokePortalSession(site: Site, session: PortalSession): Promise<void> {
-  await site.db.knex(site.db.tables.svc('portal_sessions')).where({ id: session.id }).del();
+  await deletePortalSession(site.db, session.id);
 }

@@ -2,7 +2,7 @@ import { Database } from '../../../lib/wp/db/database';
 import { Migration } from '../../../lib/wp/db/migrate';
 
 /**
- * Expired portal codes and sessions are swept at each sign-in (lib/support/portal/sweep.ts): an index
+ * Expired portal codes and sessions are swept at each sign-in (lib/support/portal/store.ts): an index
  * on `expires_at` keeps that sweep from reading the whole table.
  */
 export const indexPortalExpiry: Migration = {
