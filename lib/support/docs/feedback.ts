@@ -4,13 +4,12 @@
  * {p}svc_doc_votes; after each one the doc's totals are counted again and written to its postmeta
  * (FEEDBACK_META), where agents' screens read them, in the same transaction.
  */
-import { Knex } from 'knex';
 import { WpError } from '../../wp/errors';
 import { Database } from '../../wp/db/database';
 import { updatePostMeta } from '../../wp/posts';
 import { Site } from '../../wp/site';
-import { writeSupport } from '../write';
-import { isPublishedDoc } from './store';
+import { WriteContext, writeSupport } from '../write';
+import { FeedbackCounts, feedbackTotals, isPublishedDoc, replaceDocVote } from './store';
 import { DocVisitor } from './visitor';
 
 /** The longest comment, in characters (code points). */
@@ -31,12 +30,6 @@ export interface Feedback {
   comment: string;
 }
 
-export interface FeedbackCounts {
-  helpful: number;
-  notHelpful: number;
-  comments: number;
-}
-
 export interface RecordedVote {
   /** The visitor had voted on this doc today: that vote was replaced. */
   replaced: boolean;
@@ -49,16 +42,11 @@ export function docNotFound(): WpError {
 }
 
 export async function recordFeedback(site: Site, docId: number, visitor: DocVisitor, feedback: Feedback): Promise<RecordedVote> {
-  const votes = site.db.tables.svc('doc_votes');
   return writeSupport(site, {}, async (ctx) => {
     if (!(await isPublishedDoc(site.db, docId, ctx.trx))) throw docNotFound();
     const day = ctx.dates.local.slice(0, 10);
-    const key = { doc_id: docId, visitor: visitor.hash, vote_day: day };
-    const replaced = (await ctx.trx(votes).where(key).first('id')) !== undefined;
-    const vote = { helpful: feedback.helpful ? 1 : 0, comment: feedback.comment, voted_at: ctx.nowSeconds };
-    // A concurrent first vote of the same visitor lands on the unique key and becomes a replacement.
-    await ctx.trx(votes).insert({ ...key, ...vote }).onConflict(['doc_id', 'visitor', 'vote_day']).merge(vote);
-    const counts = await countFeedback(ctx.trx, site.db, docId);
+    const replaced = await replaceDocVote(ctx, { docId, visitorHash: visitor.hash, day, ...feedback });
+    const counts = await countFeedback(ctx, site.db, docId);
     await updatePostMeta(ctx.trx, ctx.tables, docId, FEEDBACK_META.helpful, counts.helpful);
     await updatePostMeta(ctx.trx, ctx.tables, docId, FEEDBACK_META.notHelpful, counts.notHelpful);
     await updatePostMeta(ctx.trx, ctx.tables, docId, FEEDBACK_META.comments, counts.comments);
@@ -67,30 +55,7 @@ export async function recordFeedback(site: Site, docId: number, visitor: DocVisi
 }
 
 /** One doc's totals, counted from its votes. */
-async function countFeedback(knex: Knex | Knex.Transaction, db: Database, docId: number): Promise<FeedbackCounts> {
-  const [counts] = await feedbackTotals(knex, db, [docId]);
+async function countFeedback(ctx: WriteContext, db: Database, docId: number): Promise<FeedbackCounts> {
+  const [counts] = await feedbackTotals(db, [docId], ctx.trx);
   return counts ?? { helpful: 0, notHelpful: 0, comments: 0 };
-}
-
-export interface DocFeedbackTotals extends FeedbackCounts {
-  docId: number;
-}
-
-/** Totals per doc that has votes (all docs, or those of `docIds`), by doc ID. */
-export async function feedbackTotals(knex: Knex | Knex.Transaction, db: Database, docIds?: readonly number[]): Promise<DocFeedbackTotals[]> {
-  const query = knex(db.tables.svc('doc_votes'))
-    .select('doc_id')
-    .sum({ helpful: 'helpful' })
-    .count({ votes: '*' })
-    .select(knex.raw("SUM(CASE WHEN comment <> '' THEN 1 ELSE 0 END) AS comments"))
-    .groupBy('doc_id')
-    .orderBy('doc_id');
-  if (docIds) query.whereIn('doc_id', docIds);
-  const rows = await query;
-  return rows.map((r: Record<string, unknown>) => ({
-    docId: Number(r.doc_id),
-    helpful: Number(r.helpful ?? 0),
-    notHelpful: Number(r.votes ?? 0) - Number(r.helpful ?? 0),
-    comments: Number(r.comments ?? 0),
-  }));
 }

@@ -9,7 +9,7 @@ import { changesOf } from '../../wp/change-feed';
 import { Database } from '../../wp/db/database';
 import { insertPost, updatePostRow } from '../../wp/posts';
 import { Site } from '../../wp/site';
-import { writeSupport } from '../write';
+import { WriteContext, writeSupport } from '../write';
 
 export const DOC_POST_TYPE = 'svc_doc';
 export const COLLECTION_TAXONOMY = 'svc_doc_collection';
@@ -84,6 +84,68 @@ function docRow(r: Record<string, unknown>): DocRow {
     id: Number(r.ID), title: String(r.post_title ?? ''), excerpt: String(r.post_excerpt ?? ''), content: String(r.post_content ?? ''),
     slug: String(r.post_name ?? ''), modified: String(r.post_modified_gmt ?? ''),
   };
+}
+
+/** The ID, raw title and status of each doc among `ids` (any status: a doc unpublished since keeps its votes), by ID. */
+export async function docTitleRows(db: Database, ids: readonly number[]): Promise<Array<{ id: number; title: string; status: string }>> {
+  const out: Array<{ id: number; title: string; status: string }> = [];
+  for (let start = 0; start < ids.length; start += 900) {
+    const rows = await db.knex(db.tables.posts).where({ post_type: DOC_POST_TYPE }).whereIn('ID', ids.slice(start, start + 900))
+      .orderBy('ID').select('ID', 'post_title', 'post_status');
+    out.push(...rows.map((r: { ID: number | string; post_title: string; post_status: string }) => ({ id: Number(r.ID), title: String(r.post_title), status: String(r.post_status) })));
+  }
+  return out;
+}
+
+/** A visitor's vote on a doc for a site-local day (`YYYY-MM-DD`), {p}svc_doc_votes. */
+export interface DocVote {
+  docId: number;
+  visitorHash: string;
+  day: string;
+  helpful: boolean;
+  /** Plain text; '' for none. */
+  comment: string;
+}
+
+/** Stores the vote; true when it replaced the visitor's vote of that day on that doc. */
+export async function replaceDocVote(ctx: WriteContext, vote: DocVote): Promise<boolean> {
+  const votes = ctx.tables.svc('doc_votes');
+  const key = { doc_id: vote.docId, visitor: vote.visitorHash, vote_day: vote.day };
+  const replaced = (await ctx.trx(votes).where(key).first('id')) !== undefined;
+  const values = { helpful: vote.helpful ? 1 : 0, comment: vote.comment, voted_at: ctx.nowSeconds };
+  // A concurrent first vote of the same visitor lands on the unique key and becomes a replacement.
+  await ctx.trx(votes).insert({ ...key, ...values }).onConflict(['doc_id', 'visitor', 'vote_day']).merge(values);
+  return replaced;
+}
+
+export interface FeedbackCounts {
+  helpful: number;
+  notHelpful: number;
+  comments: number;
+}
+
+export interface DocFeedbackTotals extends FeedbackCounts {
+  docId: number;
+}
+
+/** Totals per doc that has votes (all docs, or those of `docIds`), by doc ID; in `trx` when given. */
+export async function feedbackTotals(db: Database, docIds?: readonly number[], trx?: Knex.Transaction): Promise<DocFeedbackTotals[]> {
+  const knex = trx ?? db.knex;
+  const query = knex(db.tables.svc('doc_votes'))
+    .select('doc_id')
+    .sum({ helpful: 'helpful' })
+    .count({ votes: '*' })
+    .select(knex.raw("SUM(CASE WHEN comment <> '' THEN 1 ELSE 0 END) AS comments"))
+    .groupBy('doc_id')
+    .orderBy('doc_id');
+  if (docIds) query.whereIn('doc_id', docIds);
+  const rows = await query;
+  return rows.map((r: Record<string, unknown>) => ({
+    docId: Number(r.doc_id),
+    helpful: Number(r.helpful ?? 0),
+    notHelpful: Number(r.votes ?? 0) - Number(r.helpful ?? 0),
+    comments: Number(r.comments ?? 0),
+  }));
 }
 
 /**
