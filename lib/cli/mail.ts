@@ -4,7 +4,7 @@
  * mail shows whether its message is still stored. Times are UTC, ISO 8601.
  */
 import { isMessageKept } from '../support/inbound/ignored-mail';
-import { ReceiptFilter, StoredReceipt, listReceipts } from '../support/inbound/receipts';
+import { ReceiptFilter, StoredReceipt, listReceipts } from '../support/inbound/store';
 import { loadSiteConfig } from '../wp/config';
 import { Site } from '../wp/site';
 import { CliError, ParsedArgs, choiceFlag, parseCommandArgs, stringFlag } from './args';

@@ -12,8 +12,8 @@ import { attachmentFileExists, readAttachmentFile, uploadsDirOf } from '../ticke
 import { openTicketFromEmail, openUnlinkedTicketFromEmail } from '../tickets/intake';
 import { writeSupport } from '../write';
 import { contentOf, parseOrNull, senderOf } from './intake';
-import { StoredReceipt, countReceipts, findReceiptById, listReceipts, lockOpenedTicket, recordOpenedTicket } from './receipts';
-import { findStoredMessages, sameMessageId } from './threading';
+import { StoredReceipt, countReceipts, findReceiptById, findStoredMessages, listReceipts, lockOpenedTicket, recordOpenedTicket } from './store';
+import { sameMessageId } from './threading';
 
 export interface IgnoredMailFilter {
   reason?: string;

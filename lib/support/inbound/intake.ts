@@ -15,9 +15,9 @@ import { invalidFields, missingFields } from './errors';
 import { automatedReason, isOwnMessageId } from './loops';
 import { ParsedEmail, parseEmail } from './parse';
 import { trimQuoted } from './quotes';
-import { Receipt, ReceiptKey, claimReceipt, completeReceipt, findReceipt } from './receipts';
+import { Receipt, ReceiptKey, claimReceipt, completeReceipt, findReceipt, findStoredMessages } from './store';
 import { openInBatch } from './opening-batch';
-import { findStoredMessages, findThread, isCustomerOf, sameMessageId, threadingIds, ticketTag } from './threading';
+import { findThread, isCustomerOf, sameMessageId, threadingIds, ticketTag } from './threading';
 
 /** What makes two deliveries the same message: the relay's delivery ID, else the message's identity. */
 export type Identity = { deliveryId: string } | { bodyHash: string; trustMessageId: boolean };
@@ -82,7 +82,7 @@ async function storeEmail(site: Site, ctx: WriteContext, mailbox: Mailbox, email
   const content = contentOf(email, raw);
   // No one to credit: never threaded (a reply or note would speak for someone), a ticket of its own for agents.
   if (!sender) return hasContent(email) ? ticketCreated(await openUnlinkedTicketFromEmail(site, ctx, mailbox.key, content)) : ignored('no_sender');
-  const ticket = await findThread(ctx.trx, site.db, email, sender, stored);
+  const ticket = await findThread(ctx, site.db, email, sender, stored);
   if (!ticket) return ticketCreated(await openTicketFromEmail(site, ctx, mailbox.key, sender, content));
   if (isCustomerOf(sender, ticket)) {
     return { outcome: 'reply_added', reason: null, ticketId: ticket.id, messageId: await addCustomerReplyFromEmail(site, ctx, ticket, sender, content) };

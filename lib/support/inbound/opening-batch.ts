@@ -10,15 +10,12 @@
  * Message-ID or key leaves the batch. Those that leave, and all of a batch that fails (a key taken
  * meanwhile by a concurrent copy, a database error), take the one-at-a-time path, which decides each anew.
  */
-import { Knex } from 'knex';
-import { Tables } from '../../wp/db/tables';
 import { Site } from '../../wp/site';
 import { openTickets } from '../tickets/create';
 import { EmailContent, EmailSender, emailOpening } from '../tickets/intake';
 import { DeskPart, deskOf } from '../desk';
-import { writeSupport } from '../write';
-import { Receipt, ReceiptKey, keyText, newReceiptId, storeReceipts, storedKeys } from './receipts';
-import { findStoredMessages } from './threading';
+import { WriteContext, writeSupport } from '../write';
+import { Receipt, ReceiptKey, findStoredMessages, keyText, newReceiptId, storeReceipts, storedKeys } from './store';
 
 /** A message that opens a ticket, as intake read it. */
 export interface Opening {
@@ -86,7 +83,7 @@ class BatchRefused extends Error {}
 async function writeBatch(site: Site, openings: Opening[]): Promise<Array<Receipt | null>> {
   try {
     return await writeSupport(site, {}, async (ctx) => {
-      const joining = await stillNew(ctx.trx, ctx.tables, site, openings);
+      const joining = await stillNew(ctx, site, openings);
       const members = openings.filter((_, i) => joining[i]);
       if (!members.length) return openings.map(() => null);
       const opened = await openTickets(site, ctx, members.map((o) => emailOpening(o.mailboxKey, o.sender, o.content)));
@@ -109,10 +106,10 @@ async function writeBatch(site: Site, openings: Opening[]): Promise<Array<Receip
  * Which openings may still open a ticket: no message with their Message-ID stored, no receipt with
  * their key, and none earlier in the batch with either (keys compared as the unique index does).
  */
-async function stillNew(trx: Knex.Transaction, tables: Tables, site: Site, openings: Opening[]): Promise<boolean[]> {
+async function stillNew(ctx: WriteContext, site: Site, openings: Opening[]): Promise<boolean[]> {
   const ids = openings.flatMap((o) => (o.content.messageId ? [o.content.messageId] : []));
-  const storedIds = new Set((await findStoredMessages(trx, site.db, [...new Set(ids)])).map((m) => m.messageId.toLowerCase()));
-  const takenKeys = await storedKeys(trx, tables, openings.map((o) => o.key));
+  const storedIds = new Set((await findStoredMessages(ctx.trx, site.db, [...new Set(ids)])).map((m) => m.messageId.toLowerCase()));
+  const takenKeys = await storedKeys(ctx.trx, ctx.tables, openings.map((o) => o.key));
   const seen = new Set<string>();
   return openings.map((o) => {
     const id = o.content.messageId?.toLowerCase();

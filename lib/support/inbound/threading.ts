@@ -5,35 +5,13 @@
  * it; also `[Ticket #123]`), but only when the sender is that ticket's customer: a subject is easy to
  * guess. Otherwise the email opens a new ticket.
  */
-import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
-import { MESSAGE_META, POST_TYPE } from '../tickets/rows';
 import { findTicket } from '../tickets/store';
 import { EmailSender } from '../tickets/intake';
 import { Ticket } from '../tickets/types';
+import { WriteContext } from '../write';
 import { ParsedEmail } from './parse';
-
-export interface StoredMessage {
-  messageId: string;
-  postId: number;
-  ticketId: number;
-  authorKind: string;
-}
-
-/** This site's messages with any of these Message-IDs (one query: callers bound the list, see threadingIds). */
-export async function findStoredMessages(trx: Knex.Transaction, db: Database, ids: string[]): Promise<StoredMessage[]> {
-  if (!ids.length) return [];
-  const { posts, postmeta } = db.tables;
-  const rows = await trx(`${postmeta} as m`)
-    .join(`${posts} as p`, 'p.ID', 'm.post_id')
-    .leftJoin(`${postmeta} as k`, (j) => j.on('k.post_id', '=', 'p.ID').andOnVal('k.meta_key', '=', MESSAGE_META.authorKind))
-    .where('m.meta_key', MESSAGE_META.messageId).whereIn('m.meta_value', ids).andWhere('p.post_type', POST_TYPE.message)
-    .orderBy('p.ID')
-    .select('m.meta_value as message_id', 'p.ID as post_id', 'p.post_parent as ticket_id', 'k.meta_value as kind');
-  return rows.map((r: Record<string, unknown>) => ({
-    messageId: String(r.message_id), postId: Number(r.post_id), ticketId: Number(r.ticket_id), authorKind: String(r.kind ?? 'customer'),
-  }));
-}
+import { StoredMessage } from './store';
 
 /**
  * How many of the latest References IDs threading looks at, besides the first. RFC 5322 3.6.4 has each
@@ -59,15 +37,15 @@ export function threadingIds(email: Pick<ParsedEmail, 'inReplyTo' | 'references'
  * The ticket the email continues, or null for a new conversation. `stored`: what findStoredMessages()
  * found for (at least) threadingIds(email), read by the caller together with its own lookups.
  */
-export async function findThread(trx: Knex.Transaction, db: Database, email: ParsedEmail, sender: EmailSender, stored: StoredMessage[]): Promise<Ticket | null> {
+export async function findThread(ctx: WriteContext, db: Database, email: ParsedEmail, sender: EmailSender, stored: StoredMessage[]): Promise<Ticket | null> {
   for (const id of threadingIds(email)) {
     const hit = stored.find((m) => sameMessageId(m.messageId, id));
-    const ticket = hit ? await findTicket(db, hit.ticketId, trx) : null;
+    const ticket = hit ? await findTicket(db, hit.ticketId, ctx.trx) : null;
     if (ticket) return ticket;
   }
   const tagged = ticketTag(email.subject);
   if (tagged === null) return null;
-  const ticket = await findTicket(db, tagged, trx);
+  const ticket = await findTicket(db, tagged, ctx.trx);
   return ticket && isCustomerOf(sender, ticket) ? ticket : null;
 }
 

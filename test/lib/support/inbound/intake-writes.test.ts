@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { IssuedCredentials } from '../../../../lib/support/mailboxes/admin';
-import { claimReceipt } from '../../../../lib/support/inbound/receipts';
+import { claimReceipt } from '../../../../lib/support/inbound/store';
 import { uploadsDirOf } from '../../../../lib/support/tickets/attachments';
 import { inTransaction } from '../../../../lib/wp/db/transaction';
 import { dialect } from '../../../harness/db';

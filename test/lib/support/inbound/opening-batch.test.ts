@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { claimReceipt } from '../../../../lib/support/inbound/receipts';
+import { claimReceipt } from '../../../../lib/support/inbound/store';
 import { contentOf } from '../../../../lib/support/inbound/intake';
 import { openInBatch } from '../../../../lib/support/inbound/opening-batch';
 import { parseEmail } from '../../../../lib/support/inbound/parse';

@@ -1,4 +1,7 @@
 /**
+ * The SQL of mail intake: receipts, and the stored messages a Message-ID names (threading.ts decides
+ * what they mean).
+ *
  * Receipts of accepted mail (`{p}svc_mail_receipts`), unique by (mailbox, dedupe key) and written in
  * the transaction that stores the message. One message at a time, the receipt is claimed first thing:
  * a concurrent duplicate waits for that transaction and then finds the key taken. A batch of new
@@ -12,6 +15,7 @@ import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
 import { Tables } from '../../wp/db/tables';
 import { insertEachUnlessTaken, insertUnlessTaken } from '../../wp/db/transaction';
+import { MESSAGE_META, POST_TYPE } from '../tickets/rows';
 
 /** What became of a message: a ticket, a reply, a note on a ticket, or nothing (with the reason). */
 export type ReceiptOutcome = 'ticket_created' | 'reply_added' | 'note_added' | 'ignored';
@@ -177,4 +181,26 @@ function toStoredReceipt(row: Record<string, unknown>): StoredReceipt {
     ticketId: id(row.ticket_id), messageId: id(row.message_id), rawFrom: text(row.raw_from), subject: text(row.subject),
     rawFile: text(row.raw_file), relayed: String(row.dedupe_key).startsWith('delivery:'), createdAt: Number(row.created_at),
   };
+}
+
+export interface StoredMessage {
+  messageId: string;
+  postId: number;
+  ticketId: number;
+  authorKind: string;
+}
+
+/** This site's messages with any of these Message-IDs (one query: callers bound the list, see threadingIds). */
+export async function findStoredMessages(trx: Knex.Transaction, db: Database, ids: string[]): Promise<StoredMessage[]> {
+  if (!ids.length) return [];
+  const { posts, postmeta } = db.tables;
+  const rows = await trx(`${postmeta} as m`)
+    .join(`${posts} as p`, 'p.ID', 'm.post_id')
+    .leftJoin(`${postmeta} as k`, (j) => j.on('k.post_id', '=', 'p.ID').andOnVal('k.meta_key', '=', MESSAGE_META.authorKind))
+    .where('m.meta_key', MESSAGE_META.messageId).whereIn('m.meta_value', ids).andWhere('p.post_type', POST_TYPE.message)
+    .orderBy('p.ID')
+    .select('m.meta_value as message_id', 'p.ID as post_id', 'p.post_parent as ticket_id', 'k.meta_value as kind');
+  return rows.map((r: Record<string, unknown>) => ({
+    messageId: String(r.message_id), postId: Number(r.post_id), ticketId: Number(r.ticket_id), authorKind: String(r.kind ?? 'customer'),
+  }));
 }
