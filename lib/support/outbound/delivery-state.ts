@@ -4,14 +4,14 @@
  * `cancel` and `retry` (tickets/deliveries.ts) act on the same rows; the attempt count is the
  * compare-and-set both sides use, so an attempt and an agent's action never pass each other unseen.
  */
-import { Knex } from 'knex';
 import { Site } from '../../wp/site';
 import { MAX_DELIVERY_ATTEMPTS } from '../tickets/deliveries';
-import { DELIVERY_META, POST_TYPE, toDelivery } from '../tickets/rows';
-import { findTicket, loadConversation } from '../tickets/store';
+import { DELIVERY_META, POST_TYPE } from '../tickets/rows';
+import { findDelivery, findTicket, loadConversation, ticketIdOfDelivery } from '../tickets/store';
 import { Conversation, Delivery } from '../tickets/types';
+import { countDeliveryAttempt, moveDeliveryStatus } from '../tickets/writes';
 import { WriteContext, writeSupport } from '../write';
-import { postMetaFor, singleMetaValues, updatePostMeta, updatePostRow } from '../../wp/posts';
+import { updatePostMeta, updatePostRow } from '../../wp/posts';
 
 export interface DeliveryAttempt {
   delivery: Delivery;
@@ -42,26 +42,17 @@ export async function beginDeliveryAttempt(site: Site, deliveryId: number): Prom
 class ChangedMeanwhile extends Error {}
 
 async function startAttempt(site: Site, deliveryId: number, ctx: WriteContext): Promise<string | null> {
-  const { trx } = ctx;
-  const delivery = await readDelivery(site, deliveryId, trx);
+  const delivery = await findDelivery(site.db, deliveryId, undefined, ctx.trx);
   if (!delivery) return `delivery ${deliveryId} no longer exists`;
   if (delivery.status !== 'queued' && delivery.status !== 'sending') return `delivery ${deliveryId} is ${delivery.status}`;
-  const meta = () => trx(site.db.tables.postmeta).where({ post_id: deliveryId });
   if (delivery.attempts >= MAX_DELIVERY_ATTEMPTS) {
-    if (await meta().where({ meta_key: DELIVERY_META.status, meta_value: delivery.status }).update({ meta_value: 'failed' })) ctx.changes.postMetaKey(deliveryId, DELIVERY_META.status);
+    await moveDeliveryStatus(ctx, deliveryId, [delivery.status], 'failed');
     return `delivery ${deliveryId} has used its ${MAX_DELIVERY_ATTEMPTS} attempts`;
   }
   // Both moves are compare-and-set on what was read: an agent's cancel in between wins, and this attempt backs off.
-  if (delivery.status === 'queued') {
-    const moved = await meta().where({ meta_key: DELIVERY_META.status, meta_value: 'queued' }).update({ meta_value: 'sending' });
-    if (!moved) throw new ChangedMeanwhile();
-    ctx.changes.postMetaKey(deliveryId, DELIVERY_META.status);
-  }
-  const counted = await meta().where({ meta_key: DELIVERY_META.attempts, meta_value: String(delivery.attempts) })
-    .update({ meta_value: String(delivery.attempts + 1) });
-  if (!counted) throw new ChangedMeanwhile();
-  ctx.changes.postMetaKey(deliveryId, DELIVERY_META.attempts);
-  await updatePostRow(trx, site.db.tables, deliveryId, { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt }, { type: POST_TYPE.delivery, parent: delivery.messageId });
+  if (delivery.status === 'queued' && !(await moveDeliveryStatus(ctx, deliveryId, ['queued'], 'sending'))) throw new ChangedMeanwhile();
+  if (!(await countDeliveryAttempt(ctx, deliveryId, delivery.attempts))) throw new ChangedMeanwhile();
+  await updatePostRow(ctx.trx, ctx.tables, deliveryId, { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt }, { type: POST_TYPE.delivery, parent: delivery.messageId });
   return null;
 }
 
@@ -72,30 +63,18 @@ async function startAttempt(site: Site, deliveryId: number, ctx: WriteContext): 
 export async function finishDeliveryAttempt(site: Site, deliveryId: number, error: string | null): Promise<void> {
   await writeSupport(site, {}, async (ctx) => {
     const from = error === null ? ['sending', 'cancelled'] : ['sending'];
-    const moved = await ctx.trx(ctx.tables.postmeta).where({ post_id: deliveryId, meta_key: DELIVERY_META.status }).whereIn('meta_value', from)
-      .update({ meta_value: error === null ? 'sent' : 'failed' });
-    if (moved) ctx.changes.postMetaKey(deliveryId, DELIVERY_META.status);
+    await moveDeliveryStatus(ctx, deliveryId, from, error === null ? 'sent' : 'failed');
     await updatePostMeta(ctx.trx, ctx.tables, deliveryId, DELIVERY_META.lastError, (error ?? '').slice(0, 1000));
     await updatePostRow(ctx.trx, ctx.tables, deliveryId, { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt });
   });
 }
 
 async function loadAttempt(site: Site, deliveryId: number): Promise<AttemptStart> {
-  const { posts } = site.db.tables;
-  const message = await site.db.knex(`${posts} as d`).join(`${posts} as m`, 'm.ID', 'd.post_parent')
-    .where({ 'd.ID': deliveryId, 'm.post_type': POST_TYPE.message }).first('m.post_parent');
-  const ticket = message ? await findTicket(site.db, Number(message.post_parent)) : null;
+  const ticketId = await ticketIdOfDelivery(site.db, deliveryId);
+  const ticket = ticketId === null ? null : await findTicket(site.db, ticketId);
   if (!ticket) return { skipped: `the ticket of delivery ${deliveryId} no longer exists` };
   const conversation = await loadConversation(site.db, ticket, true);
   const delivery = conversation.deliveries.find((d) => d.id === deliveryId);
   if (!delivery) return { skipped: `delivery ${deliveryId} no longer exists` };
   return { delivery, conversation };
-}
-
-async function readDelivery(site: Site, deliveryId: number, trx: Knex.Transaction): Promise<Delivery | null> {
-  const row = await trx(site.db.tables.posts).where({ ID: deliveryId, post_type: POST_TYPE.delivery })
-    .first('ID', 'post_parent', 'post_status', 'post_date', 'post_modified', 'post_author');
-  if (!row) return null;
-  const meta = await postMetaFor(trx, site.db.tables, [deliveryId]);
-  return toDelivery(row, singleMetaValues(meta.get(deliveryId)));
 }

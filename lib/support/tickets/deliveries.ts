@@ -6,34 +6,34 @@
 import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
 import { enqueueJob } from '../jobs/enqueue';
-import { DELIVERY_META, POST_TYPE, toDelivery } from './rows';
+import { DELIVERY_META, POST_TYPE } from './rows';
+import { findDelivery } from './store';
 import { Delivery, DeliveryAction } from './types';
-import { writeSupport } from '../write';
-import { postMetaFor, singleMetaValues, updatePostMeta, updatePostRow } from '../../wp/posts';
+import { moveDeliveryStatus } from './writes';
+import { WriteContext, writeSupport } from '../write';
+import { updatePostMeta, updatePostRow } from '../../wp/posts';
 
 export const MAX_DELIVERY_ATTEMPTS = 5;
 
 
 export async function actOnDelivery(site: Site, ticketId: number, deliveryId: number, action: DeliveryAction, attempts: number): Promise<Delivery> {
   await writeSupport(site, {}, async (ctx) => {
-    const delivery = await findDelivery(site, ticketId, deliveryId, ctx.trx);
+    const delivery = await deliveryOfTicket(site, ticketId, deliveryId, ctx);
     if (delivery.attempts !== attempts) {
       throw new WpError('svc_delivery_conflict', 'The delivery has changed since this attempt count. Load it again and retry.', 409, { attempts: delivery.attempts, delivery_status: delivery.status });
     }
     const next = nextStatus(delivery, action);
     // The status row is the concurrency check: it moves only from the status just read.
-    const moved = await ctx.trx(ctx.tables.postmeta)
-      .where({ post_id: deliveryId, meta_key: DELIVERY_META.status, meta_value: delivery.status })
-      .update({ meta_value: next });
-    if (!moved) throw new WpError('svc_delivery_conflict', 'The delivery changed while this request ran. Load it again and retry.', 409, { attempts: delivery.attempts });
-    ctx.changes.postMetaKey(deliveryId, DELIVERY_META.status);
+    if (!(await moveDeliveryStatus(ctx, deliveryId, [delivery.status], next))) {
+      throw new WpError('svc_delivery_conflict', 'The delivery changed while this request ran. Load it again and retry.', 409, { attempts: delivery.attempts });
+    }
     if (action === 'retry') {
       await updatePostMeta(ctx.trx, ctx.tables, deliveryId, DELIVERY_META.lastError, '');
       await enqueueJob(ctx.trx, ctx.tables, 'email_delivery', { delivery_id: deliveryId }, ctx.nowSeconds);
     }
     await updatePostRow(ctx.trx, ctx.tables, deliveryId, { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt }, { type: POST_TYPE.delivery, parent: delivery.messageId });
   });
-  return findDelivery(site, ticketId, deliveryId);
+  return deliveryOfTicket(site, ticketId, deliveryId);
 }
 
 function nextStatus(delivery: Delivery, action: DeliveryAction): Delivery['status'] {
@@ -52,14 +52,9 @@ function nextStatus(delivery: Delivery, action: DeliveryAction): Delivery['statu
   return 'queued';
 }
 
-/** The delivery, if it belongs to a message of this ticket. */
-export async function findDelivery(site: Site, ticketId: number, deliveryId: number, trx?: import('knex').Knex.Transaction): Promise<Delivery> {
-  const knex = trx ?? site.db.knex;
-  const { posts } = site.db.tables;
-  const row = await knex(`${posts} as d`).join(`${posts} as m`, 'm.ID', 'd.post_parent')
-    .where({ 'd.ID': deliveryId, 'd.post_type': POST_TYPE.delivery, 'm.post_type': POST_TYPE.message, 'm.post_parent': ticketId })
-    .first('d.ID', 'd.post_parent', 'd.post_status', 'd.post_date', 'd.post_modified', 'd.post_author');
-  if (!row) throw new WpError('svc_delivery_not_found', 'Delivery not found.', 404);
-  const meta = await postMetaFor(knex, site.db.tables, [deliveryId]);
-  return toDelivery(row, singleMetaValues(meta.get(deliveryId)));
+/** The delivery, if it belongs to a message of this ticket (read in the write's transaction when given `ctx`). */
+async function deliveryOfTicket(site: Site, ticketId: number, deliveryId: number, ctx?: WriteContext): Promise<Delivery> {
+  const delivery = await findDelivery(site.db, deliveryId, ticketId, ctx?.trx);
+  if (!delivery) throw new WpError('svc_delivery_not_found', 'Delivery not found.', 404);
+  return delivery;
 }

@@ -6,7 +6,7 @@ import { postMetaFor, singleMetaValues } from '../../wp/posts';
 import { ListFields } from './list-index';
 import { TicketFilter, applyTicketFilter } from './list-query';
 import { POST_TYPE, PostRow, RAW_FROM_META, TICKET_META, assigneeOf, priorityOf, toAttachment, toDelivery, toMessage, toSiteDetails, toTicket } from './rows';
-import { Conversation, Ticket } from './types';
+import { Conversation, Delivery, Ticket } from './types';
 
 const TICKET_COLUMNS = ['p.ID', 'p.post_title', 'p.post_status', 'p.post_date', 'p.post_modified', 'p.post_author'];
 const TICKET_META_KEYS = Object.values(TICKET_META);
@@ -125,6 +125,29 @@ export async function loadConversation(db: Database, ticket: Ticket, includeInte
     conversation.rawFrom = ticketValues.get(RAW_FROM_META) ?? null;
   }
   return conversation;
+}
+
+const DELIVERY_COLUMNS = ['d.ID', 'd.post_parent', 'd.post_status', 'd.post_date', 'd.post_modified', 'd.post_author'];
+
+/** A delivery by ID (with `ticketId`: only when it belongs to a message of that ticket), or null; in `trx` when given. */
+export async function findDelivery(db: Database, deliveryId: number, ticketId?: number, trx?: Knex.Transaction): Promise<Delivery | null> {
+  const knex = trx ?? db.knex;
+  const query = knex(`${db.tables.posts} as d`).where({ 'd.ID': deliveryId, 'd.post_type': POST_TYPE.delivery });
+  if (ticketId !== undefined) {
+    query.join(`${db.tables.posts} as m`, 'm.ID', 'd.post_parent').where({ 'm.post_type': POST_TYPE.message, 'm.post_parent': ticketId });
+  }
+  const row = await query.first(DELIVERY_COLUMNS);
+  if (!row) return null;
+  const meta = await postMetaFor(knex, db.tables, [deliveryId]);
+  return toDelivery(row, singleMetaValues(meta.get(deliveryId)));
+}
+
+/** The ticket whose message the delivery sends, or null when the delivery or its message is gone. */
+export async function ticketIdOfDelivery(db: Database, deliveryId: number): Promise<number | null> {
+  const { posts } = db.tables;
+  const message = await db.knex(`${posts} as d`).join(`${posts} as m`, 'm.ID', 'd.post_parent')
+    .where({ 'd.ID': deliveryId, 'm.post_type': POST_TYPE.message }).first('m.post_parent');
+  return message ? Number(message.post_parent) : null;
 }
 
 async function withTicketMeta(knex: Knex | Knex.Transaction, db: Database, rows: PostRow[]): Promise<Ticket[]> {

@@ -179,6 +179,25 @@ export async function insertDelivery(ctx: NewPostsContext, d: { messageId: numbe
 }
 
 /**
+ * Moves the delivery's status to `to` when it is one of `from` (compare-and-set on what the caller
+ * read); false when another writer moved it first.
+ */
+export async function moveDeliveryStatus(ctx: WriteContext, deliveryId: number, from: readonly string[], to: string): Promise<boolean> {
+  const moved = await ctx.trx(ctx.tables.postmeta).where({ post_id: deliveryId, meta_key: DELIVERY_META.status }).whereIn('meta_value', from)
+    .update({ meta_value: to });
+  if (moved) ctx.changes.postMetaKey(deliveryId, DELIVERY_META.status);
+  return moved > 0;
+}
+
+/** Counts one more attempt when the count is still `seen`; false when another writer changed it first. */
+export async function countDeliveryAttempt(ctx: WriteContext, deliveryId: number, seen: number): Promise<boolean> {
+  const counted = await ctx.trx(ctx.tables.postmeta).where({ post_id: deliveryId, meta_key: DELIVERY_META.attempts, meta_value: String(seen) })
+    .update({ meta_value: String(seen + 1) });
+  if (counted) ctx.changes.postMetaKey(deliveryId, DELIVERY_META.attempts);
+  return counted > 0;
+}
+
+/**
  * Moves the version from `expected` to `expected + 1`, or refuses with 409 and the current version.
  * The UPDATE's WHERE clause is the check, so two transactions cannot both pass it.
  */
