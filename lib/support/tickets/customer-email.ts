@@ -6,10 +6,9 @@
  * (the Kelvin sign is not `k`), no compatibility normalisation (fullwidth `ｃ` or `１` are not `c` or
  * `1`), no database collation (MySQL's `_ci` collations find `ſ` equal to `s`, fullwidth letters equal
  * to ASCII ones, and ignore trailing spaces). A lookalike address therefore never owns another's ticket.
- * The same rule runs in JavaScript (one ticket) and in SQL (the list), on both databases.
+ * The same rule runs in JavaScript (one ticket) and in SQL (the list: whereOwnerEmail() in ./list-query.ts),
+ * on both databases.
  */
-import { Knex } from 'knex';
-import { Dialect } from '../../wp/db/database';
 import { isEmail } from '../../wp/formatting';
 import { Site } from '../../wp/site';
 import { WpUser } from '../../wp/users';
@@ -24,23 +23,6 @@ export function ownershipEmailKey(address: string): string | null {
 export function sameOwnerEmail(ticketEmail: string, accountEmail: string): boolean {
   const key = ownershipEmailKey(accountEmail);
   return key !== null && ownershipEmailKey(ticketEmail) === key;
-}
-
-/**
- * Narrows `sub` to rows whose `column` holds an address with this key (from ownershipEmailKey()):
- * printable ASCII only, equal to the key once ASCII letters are lower-cased, compared byte for byte.
- * On MySQL the plain `=` comes first so that an index on the value can serve it; under WordPress's
- * case-insensitive collations it keeps every row the exact checks after it accept.
- */
-export function whereOwnerEmail(sub: Knex.QueryBuilder, column: string, key: string, dialect: Dialect): Knex.QueryBuilder {
-  if (dialect === 'mysql') {
-    // CHAR_LENGTH = LENGTH holds only when every character is one byte: ASCII (in utf8mb4/utf8).
-    return sub.andWhere(column, key)
-      .andWhereRaw('CHAR_LENGTH(??) = LENGTH(??)', [column, column])
-      .andWhereRaw('CAST(LOWER(??) AS BINARY) = CAST(? AS BINARY)', [column, key]);
-  }
-  // SQLite's LOWER() folds ASCII letters only; GLOB rules out anything but printable ASCII all the same.
-  return sub.andWhereRaw('LOWER(??) = ?', [column, key]).andWhereRaw('?? NOT GLOB ?', [column, '*[^!-~]*']);
 }
 
 /**

@@ -18,8 +18,7 @@ import { ChangeToken, changeToken } from '../../wp/db/change-token';
 import { siteDates } from '../../wp/dates';
 import { Site } from '../../wp/site';
 import { ListFields, TicketListIndex, listFieldsOf } from './list-index';
-import { POST_TYPE, TICKET_POST_STATUSES } from './rows';
-import { StoredTicket, highestPostId, readListFields, readStoredTickets } from './store';
+import { StoredTicket, StoredTicketSelection, allTicketIds, countListedTickets, highestPostId, readListFields, readStoredTickets } from './store';
 import { Ticket } from './types';
 
 const SOFT_MS = 250;
@@ -82,7 +81,7 @@ export class LiveTicketList {
   /** The full tickets of a page, in the page's order; one read for those not kept. */
   async ticketsOf(ids: readonly number[]): Promise<Ticket[]> {
     const missing = ids.filter((id) => !this.tickets.has(id));
-    if (missing.length) this.keep(await readStoredTickets(this.site.db, (qb) => qb.whereIn('p.ID', missing)));
+    if (missing.length) this.keep(await readStoredTickets(this.site.db, { ids: missing }));
     return ids.map((id) => this.tickets.get(id)).filter((t): t is Ticket => t !== undefined);
   }
 
@@ -119,7 +118,7 @@ export class LiveTicketList {
     if (!this.written.size) return;
     const ids = [...this.written];
     this.written.clear();
-    this.rereading = this.reread((qb) => qb.whereIn('p.ID', ids)).catch((err) => {
+    this.rereading = this.reread({ ids }).catch((err) => {
       for (const id of ids) this.written.add(id);
       throw err;
     }).finally(() => {
@@ -144,11 +143,9 @@ export class LiveTicketList {
     const watermark = await this.watermark();
     const maxId = this.index.maxId;
     // Two reads, not one with OR: each can use its index (svc_type_modified, the primary key).
-    await this.reread((qb) => qb.where('p.post_modified', '>=', watermark));
-    await this.reread((qb) => qb.where('p.ID', '>', maxId));
-    const { knex, tables } = this.site.db;
-    const [census] = await knex(tables.posts).where({ post_type: POST_TYPE.ticket }).whereIn('post_status', TICKET_POST_STATUSES).count({ n: '*' });
-    if (Number(census?.n ?? 0) !== this.index.listedCount) await this.dropDeleted();
+    await this.reread({ modifiedSince: watermark });
+    await this.reread({ idAbove: maxId });
+    if ((await countListedTickets(this.site.db)) !== this.index.listedCount) await this.dropDeleted();
   }
 
   /** `WATERMARK_MARGIN_SECONDS` before the newest `post_modified` seen, never later than the site's clock. */
@@ -161,16 +158,15 @@ export class LiveTicketList {
 
   /** Tickets deleted outright are in the index and no longer in the table. */
   private async dropDeleted(): Promise<void> {
-    const { knex, tables } = this.site.db;
-    const present = new Set((await knex(tables.posts).where({ post_type: POST_TYPE.ticket }).select('ID')).map((r: { ID: number | string }) => Number(r.ID)));
+    const present = await allTicketIds(this.site.db);
     const gone = [...this.index.ids()].filter((id) => !present.has(id));
     this.index.remove(gone);
     for (const id of gone) this.tickets.delete(id);
   }
 
   /** Tickets read again in full: their list fields, and the tickets kept for pages. */
-  private async reread(narrow: Parameters<typeof readStoredTickets>[1]): Promise<void> {
-    const stored = await readStoredTickets(this.site.db, narrow);
+  private async reread(which: StoredTicketSelection): Promise<void> {
+    const stored = await readStoredTickets(this.site.db, which);
     this.apply(stored.map(({ ticket, postStatus }) => listFieldsOf(ticket, postStatus)));
     this.keep(stored);
   }

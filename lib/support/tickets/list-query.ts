@@ -5,7 +5,7 @@
 import { Knex } from 'knex';
 import { Dialect } from '../../wp/db/database';
 import { Tables } from '../../wp/db/tables';
-import { ownershipEmailKey, whereOwnerEmail } from './customer-email';
+import { ownershipEmailKey } from './customer-email';
 import { POST_TYPE, TICKET_META, TICKET_POST_STATUSES, postStatusOf } from './rows';
 import { Assignment, TicketPriority, TicketStatus } from './types';
 
@@ -86,4 +86,22 @@ function applySearch(qb: Knex.QueryBuilder, knex: Knex, tables: Tables, search: 
         if (!internalNotes) sub.andWhere('msg.post_status', 'publish');
       });
   });
+}
+
+/**
+ * Narrows `sub` to rows whose `column` holds an address with this key (ownershipEmailKey() in
+ * ./customer-email.ts): printable ASCII only, equal to the key once ASCII letters are lower-cased,
+ * compared byte for byte.
+ * On MySQL the plain `=` comes first so that an index on the value can serve it; under WordPress's
+ * case-insensitive collations it keeps every row the exact checks after it accept.
+ */
+function whereOwnerEmail(sub: Knex.QueryBuilder, column: string, key: string, dialect: Dialect): Knex.QueryBuilder {
+  if (dialect === 'mysql') {
+    // CHAR_LENGTH = LENGTH holds only when every character is one byte: ASCII (in utf8mb4/utf8).
+    return sub.andWhere(column, key)
+      .andWhereRaw('CHAR_LENGTH(??) = LENGTH(??)', [column, column])
+      .andWhereRaw('CAST(LOWER(??) AS BINARY) = CAST(? AS BINARY)', [column, key]);
+  }
+  // SQLite's LOWER() folds ASCII letters only; GLOB rules out anything but printable ASCII all the same.
+  return sub.andWhereRaw('LOWER(??) = ?', [column, key]).andWhereRaw('?? NOT GLOB ?', [column, '*[^!-~]*']);
 }

@@ -10,7 +10,7 @@ import { Actor } from './actor';
 import { attachFiles, checkFileCount, fileFingerprints } from './attachments';
 import { isRequestKeyStored } from '../request-keys';
 import { canSeeTicket, ticketNotFound } from './policy';
-import { findTicket, loadConversation } from './store';
+import { findTicket, latestMessageId, loadConversation } from './store';
 import { Conversation, IncomingFile, Message, Ticket, TicketStatus, Visibility } from './types';
 import { NewPostsContext, advanceVersion, confirmRequester, insertDelivery, insertMessage, touchTicket, withNewPosts } from './writes';
 import { WriteContext, writeSupport } from '../write';
@@ -94,8 +94,7 @@ export function storeReply(site: Site, ctx: WriteContext, author: ReplyAuthor, t
 }
 
 async function writeReply(site: Site, ctx: NewPostsContext, author: ReplyAuthor, ticket: Ticket, content: ReplyContent): Promise<number> {
-  const { trx } = ctx;
-  const inReplyTo = content.inReplyTo !== undefined ? content.inReplyTo : await latestMessageId(ctx, ticket.id);
+  const inReplyTo = content.inReplyTo !== undefined ? content.inReplyTo : await latestMessageId(site.db, ticket.id, ctx.trx);
   const message = await insertMessage(ctx, {
     ticketId: ticket.id, body: content.body, visibility: content.visibility, authorId: author.userId, authorName: author.name,
     authorEmail: author.email, authorKind: author.kind, messageId: content.messageId ?? undefined, inReplyTo,
@@ -107,21 +106,13 @@ async function writeReply(site: Site, ctx: NewPostsContext, author: ReplyAuthor,
     await enqueueTeamAlert(ctx, { event: 'customer_replied', ticket_id: ticket.id, message_id: message.id });
   } else if (ticket.customerEmail) {
     const deliveryId = await insertDelivery(ctx, { messageId: message.id, recipient: ticket.customerEmail });
-    await enqueueJob(trx, ctx.tables, 'email_delivery', { delivery_id: deliveryId }, ctx.nowSeconds);
+    await enqueueJob(ctx.trx, ctx.tables, 'email_delivery', { delivery_id: deliveryId }, ctx.nowSeconds);
   }
   return message.id;
 }
 
 function authorOf(actor: Actor): ReplyAuthor {
   return { userId: actor.userId, name: actor.name, email: actor.email, kind: actor.agent ? 'agent' : 'customer' };
-}
-
-/** The Message-ID of the ticket's latest message, which a new reply answers. */
-async function latestMessageId(ctx: WriteContext, ticketId: number): Promise<string | null> {
-  const last = await ctx.trx(ctx.tables.postmeta).join(ctx.tables.posts, 'ID', 'post_id')
-    .where({ post_parent: ticketId, post_type: 'svc_message', meta_key: '_svc_message_id' })
-    .orderBy('post_date', 'desc').orderBy('ID', 'desc').first('meta_value');
-  return last?.meta_value ?? null;
 }
 
 function nextStatus(author: ReplyAuthor, ticket: Ticket, visibility: Visibility): TicketStatus | undefined {

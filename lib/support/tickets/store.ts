@@ -5,7 +5,7 @@ import { selectWithMaterialization } from '../../wp/db/optimizer';
 import { postMetaFor, singleMetaValues } from '../../wp/posts';
 import { ListFields } from './list-index';
 import { TicketFilter, applyTicketFilter } from './list-query';
-import { POST_TYPE, PostRow, RAW_FROM_META, TICKET_META, assigneeOf, priorityOf, toAttachment, toDelivery, toMessage, toSiteDetails, toTicket } from './rows';
+import { MESSAGE_META, POST_TYPE, PostRow, RAW_FROM_META, TICKET_META, TICKET_POST_STATUSES, assigneeOf, priorityOf, toAttachment, toDelivery, toMessage, toSiteDetails, toTicket } from './rows';
 import { Conversation, Delivery, Ticket } from './types';
 
 const TICKET_COLUMNS = ['p.ID', 'p.post_title', 'p.post_status', 'p.post_date', 'p.post_modified', 'p.post_author'];
@@ -37,11 +37,32 @@ export interface StoredTicket {
   postStatus: string;
 }
 
-/** Tickets of every post status that `narrow` selects, by ID: one query for the rows, one for their meta. */
-export async function readStoredTickets(db: Database, narrow: (qb: Knex.QueryBuilder) => Knex.QueryBuilder): Promise<StoredTicket[]> {
-  const rows: PostRow[] = await narrow(db.knex(`${db.tables.posts} as p`).select(TICKET_COLUMNS).where('p.post_type', POST_TYPE.ticket)).orderBy('p.ID');
+/** Which stored tickets to read again: by ID, modified at or after a site-local time, or with an ID above one. */
+export type StoredTicketSelection = { ids: readonly number[] } | { modifiedSince: string } | { idAbove: number };
+
+function selectStored(qb: Knex.QueryBuilder, which: StoredTicketSelection): Knex.QueryBuilder {
+  if ('ids' in which) return qb.whereIn('p.ID', which.ids);
+  if ('modifiedSince' in which) return qb.where('p.post_modified', '>=', which.modifiedSince);
+  return qb.where('p.ID', '>', which.idAbove);
+}
+
+/** The tickets of every post status `which` selects, by ID: one query for the rows, one for their meta. */
+export async function readStoredTickets(db: Database, which: StoredTicketSelection): Promise<StoredTicket[]> {
+  const rows: PostRow[] = await selectStored(db.knex(`${db.tables.posts} as p`).select(TICKET_COLUMNS).where('p.post_type', POST_TYPE.ticket), which).orderBy('p.ID');
   const tickets = await withTicketMeta(db.knex, db, rows);
   return tickets.map((ticket, i) => ({ ticket, postStatus: String(rows[i]?.post_status) }));
+}
+
+/** How many tickets a list may show (the post statuses of tickets; trashed and drafts left out). */
+export async function countListedTickets(db: Database): Promise<number> {
+  const [census] = await db.knex(db.tables.posts).where({ post_type: POST_TYPE.ticket }).whereIn('post_status', TICKET_POST_STATUSES).count({ n: '*' });
+  return Number(census?.n ?? 0);
+}
+
+/** The IDs of every ticket, of any post status. */
+export async function allTicketIds(db: Database): Promise<Set<number>> {
+  const rows = await db.knex(db.tables.posts).where({ post_type: POST_TYPE.ticket }).select('ID');
+  return new Set(rows.map((r: { ID: number | string }) => Number(r.ID)));
 }
 
 /** What a list filters and sorts on (./list-index.ts): a lean read of many tickets. */
@@ -88,6 +109,15 @@ export async function findTicket(db: Database, id: number, trx?: Knex.Transactio
   if (!row) return null;
   const [ticket] = await withTicketMeta(knex, db, [row]);
   return ticket ?? null;
+}
+
+/** The Message-ID of the ticket's latest message (which a new reply answers), or null; in `trx` when given. */
+export async function latestMessageId(db: Database, ticketId: number, trx?: Knex.Transaction): Promise<string | null> {
+  const { posts, postmeta } = db.tables;
+  const last = await (trx ?? db.knex)(postmeta).join(posts, 'ID', 'post_id')
+    .where({ post_parent: ticketId, post_type: POST_TYPE.message, meta_key: MESSAGE_META.messageId })
+    .orderBy('post_date', 'desc').orderBy('ID', 'desc').first('meta_value');
+  return last?.meta_value ?? null;
 }
 
 /**
