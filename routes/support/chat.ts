@@ -13,7 +13,7 @@ import { chatOrigins, collectionsForOrigin } from '../../lib/support/chat/origin
 import { presentThread } from '../../lib/support/chat/present';
 import { ChatEvent, acceptMessage, answerMessage } from '../../lib/support/chat/reply';
 import { readChatSettings } from '../../lib/support/chat/settings';
-import { ChatThread, threadMessages } from '../../lib/support/chat/threads';
+import { ChatThread, threadMessages } from '../../lib/support/chat/store';
 import { resolveChatThread } from '../../lib/support/chat/tokens';
 import { storageAvailability } from '../../lib/support/storage-check';
 import { WpError } from '../../lib/wp/errors';

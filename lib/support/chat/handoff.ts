@@ -10,7 +10,7 @@ import { Site } from '../../wp/site';
 import { openTicket } from '../tickets/create';
 import { unprovenRequester } from '../tickets/requester';
 import { writeSupport } from '../write';
-import { ChatMessage, ChatThread, findThread, markHandedOff, threadMessages } from './threads';
+import { ChatMessage, ChatThread, findThread, markHandedOff, threadMessages } from './store';
 import { threadNotFound } from './tokens';
 
 export interface HandoffRequest {

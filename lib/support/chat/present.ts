@@ -1,5 +1,5 @@
 /** Chat resources as the routes show them (docs/chat.md): allowlists of plain-text fields. */
-import { ChatMessage, ChatSource, ChatThread } from './threads';
+import { ChatMessage, ChatSource, ChatThread } from './store';
 
 export interface PresentedMessage {
   id: string;

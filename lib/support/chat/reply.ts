@@ -14,7 +14,7 @@ import { PresentedMessage, presentMessage } from './present';
 import { ProviderError, ProviderTurn, completeChat, streamCompletion } from './provider';
 import { NumberedSource, retrieveSources } from './retrieval';
 import { ChatSettings } from './settings';
-import { ChatMessage, ChatSource, ChatThread, MessageState, findThread, insertMessage, insertThread, threadMessages } from './threads';
+import { ChatMessage, ChatSource, ChatThread, MessageState, findThread, insertMessage, insertThread, threadMessages } from './store';
 import { mintChatToken, threadNotFound, tokenOpens } from './tokens';
 
 /** Earlier messages given to the model with the question (the newest ones). */

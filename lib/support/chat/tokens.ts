@@ -7,7 +7,7 @@
 import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
 import { bearerSecretMatches, newBearerSecret } from '../bearer-secrets';
-import { ChatThread, findThread } from './threads';
+import { ChatThread, findThread } from './store';
 
 export function threadNotFound(): WpError {
   return new WpError('svc_chat_thread_not_found', 'No conversation has this thread and token.', 404);

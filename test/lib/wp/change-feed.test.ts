@@ -17,7 +17,7 @@ import { createProduct } from '../../../lib/support/changelogs/admin';
 import { syncProduct } from '../../../lib/support/changelogs/sync';
 import { handOff } from '../../../lib/support/chat/handoff';
 import { acceptMessage } from '../../../lib/support/chat/reply';
-import { findThread } from '../../../lib/support/chat/threads';
+import { findThread } from '../../../lib/support/chat/store';
 import { recordFeedback } from '../../../lib/support/docs/feedback';
 import { insertDocs } from '../../../lib/support/docs/store';
 import { docVisitor } from '../../../lib/support/docs/visitor';
