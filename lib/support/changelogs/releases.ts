@@ -16,7 +16,7 @@ export interface ProductSummary {
 
 export async function productSummaries(site: Site): Promise<ProductSummary[]> {
   const products = await listProducts(site.db);
-  const heads = await releaseHeads(site.db.knex, site.db, products.map((p) => p.postId));
+  const heads = await releaseHeads(site.db, products.map((p) => p.postId));
   return products.map((product) => {
     const own = heads.filter((h) => h.productId === product.postId);
     return { product, latest: latestVersion(own), releases: own.length };
@@ -45,7 +45,7 @@ export interface ReleasePage {
 }
 
 export async function productReleases(site: Site, product: Product, query: ReleaseQuery): Promise<ReleasePage> {
-  let heads = await releaseHeads(site.db.knex, site.db, [product.postId]);
+  let heads = await releaseHeads(site.db, [product.postId]);
   if (query.stable) heads = heads.filter((h) => h.stability === 'stable');
   if (query.since !== undefined) heads = heads.filter((h) => compareVersions(h.version, query.since as string) > 0);
   heads.sort((a, b) => newestFirst(a.version, b.version) || b.postId - a.postId);

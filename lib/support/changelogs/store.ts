@@ -119,8 +119,9 @@ export async function listProducts(db: Database): Promise<Product[]> {
 }
 
 /** The published releases of these products (all statuses with `anyStatus`), unsorted. */
-export async function releaseHeads(knex: Knex | Knex.Transaction, db: Database, productIds: number[], anyStatus = false): Promise<ReleaseHead[]> {
+export async function releaseHeads(db: Database, productIds: number[], anyStatus = false, trx?: Knex.Transaction): Promise<ReleaseHead[]> {
   if (!productIds.length) return [];
+  const knex = trx ?? db.knex;
   const query = knex(db.tables.posts).where({ post_type: RELEASE_POST_TYPE }).whereIn('post_parent', productIds).select('ID', 'post_parent', 'post_title');
   if (!anyStatus) query.where({ post_status: 'publish' });
   const rows: Array<{ ID: number | string; post_parent: number | string; post_title: string }> = await query;

@@ -44,7 +44,7 @@ export async function syncProduct(site: Site, product: Product, limits: FetchLim
 
 /** Renders and stores the views of the product's releases that have none from their notes, so that no read renders. */
 async function renderReleases(site: Site, product: Product): Promise<void> {
-  const heads = await releaseHeads(site.db.knex, site.db, [product.postId], true);
+  const heads = await releaseHeads(site.db, [product.postId], true);
   await storeViews(site, await releasesOf(site.db, heads));
 }
 

@@ -74,7 +74,7 @@ export async function upsertReleases(site: Site, productId: number, releases: Pa
     // Two syncs of one product (the route and a job) take turns here: the second then reads what the
     // first stored, instead of inserting the same versions again.
     await ctx.trx(ctx.tables.posts).where({ ID: productId }).forUpdate().first('ID');
-    const stored = await releaseHeads(ctx.trx, site.db, [productId], true);
+    const stored = await releaseHeads(site.db, [productId], true, ctx.trx);
     const result: UpsertResult = { added: 0, updated: 0 };
     for (const release of releases) {
       const dates = release.date ? (releaseDates.get(release.date) as Dates) : null;
