@@ -11,13 +11,12 @@
  * header or recipient either.
  */
 import { randomBytes } from 'node:crypto';
-import { enqueueJob } from '../jobs/enqueue';
 import { JobHandler, PermanentJobError, errorText } from '../jobs/handler';
 import { ClaimedJob } from '../jobs/queue';
 import { InvalidMailError, MailMessage } from '../mail/mailer';
 import type { Site } from '../wp/site';
 import { actionEmails } from './actions';
-import { Form, SubmissionData, insertSubmission } from './store';
+import { Form, SubmissionData, insertSubmissionWithJobs } from './store';
 
 export const NOTIFICATION_JOB = 'form_notification';
 
@@ -54,17 +53,13 @@ export async function acceptSubmission(site: Site, form: Form, data: SubmissionD
   const emails = actionEmails(form, data, String(await site.options.get('admin_email', '')), site.logger);
   const host = hostOf(await site.homeUrl());
   const nowMs = site.clock.now();
-  await site.db.knex.transaction(async (trx) => {
-    const submissionId = form.settings.save_submissions
-      ? await insertSubmission(site.db, {
-        formId: form.id, data, isSpam: false, submittedAtMs: nowMs, userAgent: source.userAgent, ipAddress: source.ipAddress, refererUrl: source.refererUrl,
-      }, trx)
-      : null;
-    for (const { action, message } of emails) {
-      const payload: NotificationPayload = { form_id: form.id, submission_id: submissionId, action, message: { ...message, messageId: messageIdFor(form.id, host) } };
-      await enqueueJob(trx, site.db.tables, NOTIFICATION_JOB, payload, Math.floor(nowMs / 1000));
-    }
-  });
+  const submission = form.settings.save_submissions
+    ? { formId: form.id, data, isSpam: false, submittedAtMs: nowMs, userAgent: source.userAgent, ipAddress: source.ipAddress, refererUrl: source.refererUrl }
+    : null;
+  await insertSubmissionWithJobs(site.db, submission, (submissionId) => emails.map(({ action, message }) => {
+    const payload: NotificationPayload = { form_id: form.id, submission_id: submissionId, action, message: { ...message, messageId: messageIdFor(form.id, host) } };
+    return { kind: NOTIFICATION_JOB, payload };
+  }), Math.floor(nowMs / 1000));
 }
 
 /**

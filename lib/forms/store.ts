@@ -5,6 +5,7 @@
  * row), and every submission query is scoped by form ID so one form's data never shows through another.
  */
 import { Knex } from 'knex';
+import { enqueueJob } from '../jobs/enqueue';
 import { writeWordPress } from '../wp/change-feed';
 import { Database } from '../wp/db/database';
 import { mysqlDateTime, siteDates } from '../wp/dates';
@@ -139,6 +140,25 @@ export async function deleteForm(site: Site, formId: number): Promise<number | n
     // The post goes first: submissions are touched only when it really was a form.
     if (!(await deletePost(trx, db.tables, formId, FORM_POST_TYPE))) return null;
     return Number(await trx(db.tables.frm('submissions')).where({ form_id: formId }).del());
+  });
+}
+
+/** A job a submission queues (lib/jobs): written in the submission's transaction. */
+export interface SubmissionJob {
+  kind: string;
+  payload: unknown;
+}
+
+/**
+ * Stores the submission (null: the form saves none) and the jobs it queues, in one transaction;
+ * `jobsFor` is given the stored row's ID (null when none is stored).
+ */
+export async function insertSubmissionWithJobs(
+  db: Database, submission: NewSubmission | null, jobsFor: (submissionId: number | null) => SubmissionJob[], nowSeconds: number,
+): Promise<void> {
+  await db.knex.transaction(async (trx) => {
+    const submissionId = submission ? await insertSubmission(db, submission, trx) : null;
+    for (const job of jobsFor(submissionId)) await enqueueJob(trx, db.tables, job.kind, job.payload, nowSeconds);
   });
 }
 
