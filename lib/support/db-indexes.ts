@@ -5,6 +5,7 @@
  * them; the ticket list is simply much slower on a large site (the start-up log says so).
  */
 import { Database } from '../wp/db/database';
+import { addIndex, dropIndex, existingIndexes } from './store';
 
 export interface SvcIndex {
   name: string;
@@ -50,19 +51,13 @@ export async function indexStatus(db: Database): Promise<IndexState[]> {
   return states;
 }
 
-/** Adds the missing indexes; on MySQL without locking the table for writes (online DDL). */
+/** Adds the missing indexes (on MySQL online, see addIndex()). */
 export async function addIndexes(db: Database): Promise<string[]> {
   const added: string[] = [];
   for (const state of await indexStatus(db)) {
     if (state.present) continue;
     const name = indexName(db, state.index);
-    if (db.dialect === 'mysql') {
-      const cols = state.index.columns.map((c) => (typeof c === 'string' ? `\`${c}\`` : `\`${c[0]}\`(${c[1]})`)).join(', ');
-      await db.knex.raw(`ALTER TABLE \`${state.table}\` ADD INDEX \`${name}\` (${cols}), ALGORITHM=INPLACE, LOCK=NONE`);
-    } else {
-      const cols = state.index.columns.map((c) => `"${typeof c === 'string' ? c : c[0]}"`).join(', ');
-      await db.knex.raw(`CREATE INDEX "${name}" ON "${state.table}" (${cols})`);
-    }
+    await addIndex(db, state.table, name, state.index.columns);
     added.push(`${state.table}.${name}`);
   }
   return added;
@@ -73,8 +68,7 @@ export async function removeIndexes(db: Database): Promise<string[]> {
   for (const state of await indexStatus(db)) {
     if (!state.present) continue;
     const name = indexName(db, state.index);
-    if (db.dialect === 'mysql') await db.knex.raw(`ALTER TABLE \`${state.table}\` DROP INDEX \`${name}\``);
-    else await db.knex.raw(`DROP INDEX "${name}"`);
+    await dropIndex(db, state.table, name);
     removed.push(`${state.table}.${name}`);
   }
   return removed;
@@ -83,13 +77,4 @@ export async function removeIndexes(db: Database): Promise<string[]> {
 /** SQLite index names are global to the database file: there they carry the table name. */
 function indexName(db: Database, index: SvcIndex): string {
   return db.dialect === 'mysql' ? index.name : `${index.table(db)}_${index.name}`;
-}
-
-async function existingIndexes(db: Database, table: string): Promise<string[]> {
-  if (db.dialect === 'mysql') {
-    const [rows] = await db.knex.raw('SHOW INDEX FROM ??', [table]);
-    return (rows as Array<{ Key_name: string }>).map((r) => r.Key_name);
-  }
-  const rows = await db.knex.raw(`PRAGMA index_list("${table}")`);
-  return (rows as Array<{ name: string }>).map((r) => r.name);
 }

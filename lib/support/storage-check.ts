@@ -11,6 +11,7 @@ import { isUnavailableError } from '../wp/db/errors';
 import { WpError } from '../wp/errors';
 import { Site } from '../wp/site';
 import { DeskPart, deskOf } from './desk';
+import { missingPluginTable } from './store';
 import { uploadsDirOf } from './tickets/attachments';
 
 export const SETUP_FAILED_OPTION = 'svc_setup_failed';
@@ -26,9 +27,8 @@ export function storageUnavailable(): WpError {
 
 /** Why storage does not work, or null when it does: plugin tables present and the uploads folder writable. */
 export async function storageProblem(site: Site): Promise<string | null> {
-  for (const name of PLUGIN_TABLES) {
-    if (!(await site.db.knex.schema.hasTable(site.db.tables.svc(name)))) return `Table ${site.db.tables.svc(name)} is missing.`;
-  }
+  const missing = await missingPluginTable(site.db, PLUGIN_TABLES);
+  if (missing) return `Table ${missing} is missing.`;
   const dir = uploadsDirOf(site.config);
   try {
     await fs.mkdir(dir, { recursive: true });
