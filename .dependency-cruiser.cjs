@@ -4,6 +4,26 @@
  * share knows neither of them, domain code knows nothing of HTTP, and only WordPress's HTTP layers
  * (REST, admin-ajax, pages) know each other.
  */
+/**
+ * Where SQL may be written in the two plugins (docs/architecture.md, "Where SQL lives"): each area's
+ * `store.ts` (and lib/support/store.ts, lib/forms/store.ts), an area's `writes.ts` (the write side of
+ * its store: tickets, changelogs), a `*-query.ts` (a query built in pieces: tickets/list-query.ts),
+ * `request-keys.ts` and `write.ts` (the one write envelope, whose context holds the transaction).
+ * Also exempt: the bulk ticket seed (seed/), which writes straight through its own transaction onto a
+ * site nobody reads yet, as the demo seed does; and the desk's job enqueue (jobs/enqueue.ts, moving
+ * up to enqueue.ts), which builds no SQL but names the transaction type it hands to lib/jobs.
+ * .sql-in-stores.cjs reads this same list (the rule `sql-in-stores`).
+ */
+const SQL_FILES = [
+  '^lib/(support|forms)/store\\.ts$',
+  '^lib/support/[^/]+/store\\.ts$',
+  '^lib/support/[^/]+/writes\\.ts$',
+  '^lib/support/[^/]+/[^/]+-query\\.ts$',
+  '^lib/support/(request-keys|write)\\.ts$',
+  '^lib/support/seed/',
+  '^lib/support/(jobs/)?enqueue\\.ts$',
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -48,6 +68,17 @@ module.exports = {
       severity: 'error',
       from: { path: '^lib/wp/', pathNot: '^lib/wp/(rest/|ajax/|pages\\.ts$)' },
       to: { path: '^(lib/wp/(rest|ajax)/|node_modules/express/)' },
+    },
+    {
+      name: 'sql-in-stores',
+      comment:
+        'In lib/support and lib/forms only the files of SQL_FILES (above) build SQL: knex, its types included (a `Knex.Transaction` '
+        + 'parameter is a handle to build SQL on), and the lib/wp/db modules that run SQL on a handle given to them (transaction.ts, optimizer.ts), '
+        + 'are imported there only. What no import shows, the query builder reached as `site.db.knex` or a transaction called as '
+        + '`ctx.trx(table)`, is checked by .sql-in-stores.cjs in the same `npm run layers`.',
+      severity: 'error',
+      from: { path: '^lib/(support|forms)/', pathNot: SQL_FILES },
+      to: { path: '(^|/)node_modules/knex/|^lib/wp/db/(transaction|optimizer)\\.ts$' },
     },
   ],
   options: {
