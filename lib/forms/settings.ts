@@ -4,7 +4,7 @@
  * strings; defaults when absent) and the global option `frm_settings`. Rows written by PHP hold
  * `"1"`/`"0"` strings or ints where we hold booleans, so every flag is read with PHP's truthiness.
  */
-import { PhpArray, PhpFloat, PhpValue, PlainValue, maybeUnserialize, phpEntries, serialize, toPlain } from '../wp/php';
+import { PhpArray, PhpFloat, PhpValue, PlainValue, maybeUnserialize, phpEntries, phpTruthy, serialize, toPlain } from '../wp/php';
 
 export const FORM_POST_TYPE = 'frm-form';
 export const SETTINGS_META_KEY = '_frm_settings';
@@ -137,18 +137,6 @@ export function phpInt(value: PhpValue | undefined): number {
     return match ? Number(match[1]) : 0;
   }
   return 0;
-}
-
-/** PHP's boolean cast: '', '0', 0, 0.0, null, false and empty arrays are false; everything else is true. */
-export function phpTruthy(value: PhpValue | undefined): boolean {
-  if (value === undefined || value === null) return false;
-  if (typeof value === 'string') return value !== '' && value !== '0';
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'number' || typeof value === 'bigint') return Number(value) !== 0;
-  if (value instanceof PhpFloat) return value.value !== 0;
-  if (Array.isArray(value)) return value.length > 0;
-  if (value instanceof PhpArray) return value.size > 0;
-  return true;
 }
 
 function settingsArray(raw: string | undefined): PhpArray {

@@ -3,6 +3,7 @@
  * are read here with their defaults; docs/support-desk.md lists every key.
  */
 import { OptionStore } from '../wp/options';
+import { PlainValue, phpFlag } from '../wp/php';
 
 export const SETTINGS_OPTION = 'svc_settings';
 
@@ -17,15 +18,15 @@ export interface SupportSettings {
 
 export async function readSettings(options: OptionStore): Promise<SupportSettings> {
   const raw = await options.getPlain(SETTINGS_OPTION, {});
-  const value = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const value = (raw && typeof raw === 'object' ? raw : {}) as Record<string, PlainValue | undefined>;
   return {
     alertsUrl: text(value.alerts_url),
     alertsSecret: text(value.alerts_secret),
-    alertsPreview: flag(value.alerts_preview, false),
-    alertsCustomerReplied: flag(value.alerts_customer_replied, false),
+    alertsPreview: phpFlag(value.alerts_preview, false),
+    alertsCustomerReplied: phpFlag(value.alerts_customer_replied, false),
     // A help desk's customers can usually close their own ticket and reopen it by asking again.
-    customerCanResolve: flag(value.customer_can_resolve, true),
-    customerCanReopen: flag(value.customer_can_reopen, true),
+    customerCanResolve: phpFlag(value.customer_can_resolve, true),
+    customerCanReopen: phpFlag(value.customer_can_reopen, true),
   };
 }
 
@@ -39,11 +40,4 @@ export function alertSkipReason(event: string, settings: SupportSettings): strin
 /** A stored setting as text ('' when absent). */
 export function text(value: unknown): string {
   return typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
-}
-
-/** PHP-style truthiness of a stored flag (`b:1;`, `1`, `"1"`, `"true"`), with a default when absent. */
-export function flag(value: unknown, fallback: boolean): boolean {
-  if (value === undefined || value === null || value === '') return value === '' ? false : fallback;
-  if (typeof value === 'string') return !['0', 'false', 'off', 'no'].includes(value.toLowerCase());
-  return Boolean(value);
 }

@@ -5,7 +5,8 @@
  * here (wording, branding, limits, timeouts) are listed with their defaults in docs/chat.md.
  */
 import { OptionStore } from '../../wp/options';
-import { SETTINGS_OPTION, flag, text } from '../settings';
+import { PlainValue, phpFlag } from '../../wp/php';
+import { SETTINGS_OPTION, text } from '../settings';
 
 /** One rate-limit bucket: `limit` requests per `window` seconds. */
 export interface ChatLimit {
@@ -70,12 +71,12 @@ const DEFAULTS = {
 
 export async function readChatSettings(options: OptionStore): Promise<ChatSettings> {
   const raw = await options.getPlain(SETTINGS_OPTION, {});
-  const v = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const v = (raw && typeof raw === 'object' ? raw : {}) as Record<string, PlainValue | undefined>;
   const apiKey = text(v.chat_api_key).trim();
   return {
     // Contract: new messages work only while chat is on AND the provider has a key.
-    enabled: flag(v.chat_enabled, false) && apiKey !== '',
-    handoff: flag(v.chat_handoff, false),
+    enabled: phpFlag(v.chat_enabled, false) && apiKey !== '',
+    handoff: phpFlag(v.chat_handoff, false),
     provider: {
       baseUrl: (text(v.chat_base_url).trim() || DEFAULTS.baseUrl).replace(/\/+$/, ''),
       model: text(v.chat_model).trim() || DEFAULTS.model,

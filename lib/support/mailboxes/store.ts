@@ -5,6 +5,7 @@
  */
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
+import { phpFlag } from '../../wp/php';
 import { postMetaFor, singleMetaValues } from '../../wp/posts';
 import { Site } from '../../wp/site';
 import { insertNamedPost, updateNamedPost } from '../named-posts';
@@ -89,8 +90,7 @@ async function withMeta(knex: Knex | Knex.Transaction, db: Database, rows: Array
       tokenHash: m.get(MAILBOX_META.tokenHash) ?? '',
       relaySecret: m.get(MAILBOX_META.relaySecret) ?? '',
       maxBytes: Number.isInteger(maxBytes) && maxBytes > 0 ? Math.min(maxBytes, MAX_MAX_BYTES) : DEFAULT_MAX_BYTES,
-      // PHP-style flag: '1' (as written here) or any truthy value a PHP admin screen may have stored.
-      automation: !['', '0', 'false', 'off', 'no'].includes((m.get(MAILBOX_META.automation) ?? '0').toLowerCase()),
+      automation: phpFlag(m.get(MAILBOX_META.automation), false),
     };
   });
 }

@@ -6,7 +6,7 @@
  */
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
-import { maybeUnserialize, phpEntries, serialize } from '../../wp/php';
+import { maybeUnserialize, phpEntries, phpFlag, serialize } from '../../wp/php';
 import { deletePost, postMetaFor, singleMetaValues } from '../../wp/posts';
 import { Site } from '../../wp/site';
 import { insertNamedPost, updateNamedPost } from '../named-posts';
@@ -115,12 +115,12 @@ async function withMeta(knex: Knex | Knex.Transaction, db: Database, rows: SiteR
       name: String(row.post_title ?? ''),
       keyHash: m.get(SITE_META.keyHash) ?? '',
       origins: honouredOrigins(storedList(m.get(SITE_META.origins))),
-      portal: flagOf(m.get(SITE_META.portal), SITE_DEFAULTS.portal),
-      newTickets: flagOf(m.get(SITE_META.newTickets), SITE_DEFAULTS.newTickets),
+      portal: phpFlag(m.get(SITE_META.portal), SITE_DEFAULTS.portal),
+      newTickets: phpFlag(m.get(SITE_META.newTickets), SITE_DEFAULTS.newTickets),
       messageLimit: Number.isInteger(limit) && limit >= min ? Math.min(limit, max) : SITE_DEFAULTS.messageLimit,
       messageHint: m.get(SITE_META.messageHint) ?? SITE_DEFAULTS.messageHint,
-      customerCanResolve: flagOf(m.get(SITE_META.customerCanResolve), SITE_DEFAULTS.customerCanResolve),
-      customerCanReopen: flagOf(m.get(SITE_META.customerCanReopen), SITE_DEFAULTS.customerCanReopen),
+      customerCanResolve: phpFlag(m.get(SITE_META.customerCanResolve), SITE_DEFAULTS.customerCanResolve),
+      customerCanReopen: phpFlag(m.get(SITE_META.customerCanReopen), SITE_DEFAULTS.customerCanReopen),
       docCollections: storedList(m.get(SITE_META.docCollections)).filter((s): s is string => typeof s === 'string' && isCollectionSlug(s)),
       createdAt: String(row.post_date),
       updatedAt: String(row.post_modified ?? row.post_date),
@@ -132,10 +132,4 @@ async function withMeta(knex: Knex | Knex.Transaction, db: Database, rows: SiteR
 function storedList(raw: string | undefined): unknown[] {
   if (raw === undefined) return [];
   return phpEntries(maybeUnserialize(raw)).map(([, value]) => value);
-}
-
-/** PHP-style flag: '1' (as written here) or any truthy value a PHP admin screen may have stored; absent → default. */
-function flagOf(raw: string | undefined, fallback: boolean): boolean {
-  if (raw === undefined) return fallback;
-  return !['', '0', 'false', 'off', 'no'].includes(raw.toLowerCase());
 }

@@ -19,7 +19,7 @@
  * Failure: {@link unserialize} returns `undefined` for malformed input (never throws);
  * {@link unserializeOrThrow} throws {@link PhpUnserializeError} with the offset instead.
  *
- * The modules: values, keys, floats, the unserialize reader, serialize, maybe_*, plain; and PHP's
+ * The modules: values, keys, floats, the unserialize reader, serialize, maybe_*, plain, truthy; and PHP's
  * json_encode() in ./json/.
  */
 
@@ -35,3 +35,4 @@ export { serialize, utf8Length } from './serialize';
 export { isSerialized, maybeSerialize, maybeUnserialize } from './maybe';
 export type { PlainValue } from './plain';
 export { phpEntries, phpGet, toPlain } from './plain';
+export { phpFlag, phpTruthy } from './truthy';
