@@ -75,6 +75,15 @@ export function publicItemSchema(schema: Property): Record<string, unknown> {
   return out;
 }
 
+/**
+ * A route's `schema` (what OPTIONS shows): the item schema with its `$ref`s resolved among `documents`,
+ * as publicItemSchema() shows it, made on first use and kept.
+ */
+export function routeSchema(schema: Property, documents: readonly SchemaDocument[] = []): () => Record<string, unknown> {
+  let shown: Record<string, unknown> | undefined;
+  return () => (shown ??= publicItemSchema(resolveRefs(schema, documents)));
+}
+
 /** The keywords an arg keeps: WordPress's schema keywords, and `default` and `required`. */
 const ARG_KEYS: ReadonlySet<string> = new Set([...ARG_KEYWORDS, 'default', 'required']);
 
