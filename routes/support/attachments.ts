@@ -2,7 +2,8 @@
  * support/v1 attachment downloads. Always a download, except an image whose BYTES are PNG, JPEG, GIF,
  * WebP or AVIF when `inline=1` is asked for; never sniffable, never able to run script.
  */
-import { RawResponse, RouteDeclaration, endpoint, requireSignedIn } from '../../lib/wp/rest/route';
+import { RawResponse, RestRequest, RouteDeclaration, endpoint, requireSignedIn } from '../../lib/wp/rest/route';
+import { Attachment } from '../../lib/support/tickets/types';
 import { AttachmentFile, attachmentFile } from '../../lib/support/tickets/view';
 import { TicketRequest, actor, ticketArgs, ticketRouteBase } from './common';
 
@@ -14,6 +15,15 @@ export const ticketAttachment: RouteDeclaration = {
 
 async function downloadAttachment(req: TicketRequest<'attachment'>): Promise<RawResponse> {
   return attachmentDownload(await attachmentFile(req.site, actor(req), req.params.id, req.params.file_id), req.params.inline === true);
+}
+
+/**
+ * Links to a ticket's attachments as `ticketRoute`'s attachment route serves them (the ticket's own
+ * REST route, `/support/v1/tickets/<id>` or the portal's): written once for every route that shows them.
+ */
+export async function attachmentUrlFor(req: RestRequest, ticketRoute: string): Promise<(a: Attachment) => string> {
+  const base = await req.site.restUrl(`${ticketRoute}/attachments/`);
+  return (a) => `${base}${a.id}`;
 }
 
 /** The file as every attachment route sends it (the ticket routes', the portal's). */

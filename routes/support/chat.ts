@@ -10,7 +10,7 @@
 import { countHandoff, countThreadMessage, countVisitorMessage } from '../../lib/support/chat/limits';
 import { handOff } from '../../lib/support/chat/handoff';
 import { chatOrigins, collectionsForOrigin } from '../../lib/support/chat/origins';
-import { presentThread } from '../../lib/support/chat/present';
+import { AnswerDone, AnswerStart, presentChatAnswer, presentChatConfig, presentHandoff, presentThread } from '../../lib/support/chat/present';
 import { ChatEvent, acceptMessage, answerMessage } from '../../lib/support/chat/reply';
 import { readChatSettings } from '../../lib/support/chat/settings';
 import { ChatThread, threadMessages } from '../../lib/support/chat/store';
@@ -19,11 +19,16 @@ import { storageAvailability } from '../../lib/support/storage-check';
 import { WpError } from '../../lib/wp/errors';
 import { Site } from '../../lib/wp/site';
 import { TypedArgs } from '../../lib/wp/rest/args';
-import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
+import { ParamsOf, argsForOperation, routeSchema } from '../../lib/wp/rest/item-schema';
 import { RequestHead, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
 import { ServerSentEvent, StreamResponse } from '../../lib/wp/rest/stream';
 import { commonSchema } from '../../schema/support/common';
 import { chatOperations } from '../../schema/support/chat-args';
+import { chatAnswerSchema } from '../../schema/support/chat-answer';
+import { chatConfigSchema } from '../../schema/support/chat-config';
+import { chatHandoffSchema } from '../../schema/support/chat-handoff';
+import { chatMessageSchema } from '../../schema/support/chat-message';
+import { chatThreadSchema } from '../../schema/support/chat-thread';
 import { NAMESPACE } from './common';
 
 /** A question is at most 4,000 characters; with the page's address and title, well within this. */
@@ -60,6 +65,7 @@ function chatDisabled(): WpError {
 export const chatConfig: RouteDeclaration = {
   ...chatRouteBase,
   route: '/chat/config',
+  schema: routeSchema(chatConfigSchema),
   endpoints: [
     endpoint<NoParams>({
       ...chatEndpointBase,
@@ -67,12 +73,7 @@ export const chatConfig: RouteDeclaration = {
       args: noArgs,
       permission: allowAnyone,
       async handler(req) {
-        const s = await readChatSettings(req.site.options);
-        return {
-          enabled: s.enabled, handoff: s.handoff,
-          name: s.branding.name, color: s.branding.color, avatar_url: s.branding.avatarUrl,
-          greeting: s.wording.greeting, placeholder: s.wording.placeholder, handoff_offer: s.wording.handoffOffer,
-        };
+        return presentChatConfig(await readChatSettings(req.site.options));
       },
     }),
   ],
@@ -81,6 +82,7 @@ export const chatConfig: RouteDeclaration = {
 export const chatMessages: RouteDeclaration = {
   ...chatRouteBase,
   route: '/chat/messages',
+  schema: routeSchema(chatAnswerSchema, [chatThreadSchema, chatMessageSchema]),
   endpoints: [
     endpoint<MessageParams>({
       ...chatEndpointBase,
@@ -123,18 +125,20 @@ async function* asServerSentEvents(site: Site, events: AsyncIterable<ChatEvent>,
 
 /** The same events gathered into one answer; an `error` event is the error answer (the partial reply in its data). */
 async function asJson(events: AsyncIterable<ChatEvent>): Promise<RestResponse> {
-  const answer: Record<string, unknown> = {};
+  let start: AnswerStart | undefined;
+  let done: AnswerDone | undefined;
   for await (const event of events) {
-    if (event.type === 'start') Object.assign(answer, { thread: event.thread, ...(event.token ? { token: event.token } : {}), message: event.message });
-    if (event.type === 'done') Object.assign(answer, { reply: event.reply, handoff_offered: event.handoff_offered });
-    if (event.type === 'error') throw new WpError(event.code, event.message, event.status, { thread: answer.thread, reply: event.reply });
+    if (event.type === 'start') start = event;
+    if (event.type === 'done') done = event;
+    if (event.type === 'error') throw new WpError(event.code, event.message, event.status, { thread: start?.thread, reply: event.reply });
   }
-  return new RestResponse(answer, 201);
+  return new RestResponse(presentChatAnswer(start as AnswerStart, done as AnswerDone), 201);
 }
 
 export const chatThread: RouteDeclaration = {
   ...chatRouteBase,
   route: '/chat/threads/(?P<uuid>[0-9a-fA-F-]{36})',
+  schema: routeSchema(chatThreadSchema, [chatMessageSchema]),
   endpoints: [
     endpoint<ThreadParams, ChatThread>({
       ...chatEndpointBase,
@@ -152,6 +156,7 @@ export const chatThread: RouteDeclaration = {
 export const chatHandoff: RouteDeclaration = {
   ...chatRouteBase,
   route: '/chat/handoff',
+  schema: routeSchema(chatHandoffSchema, [chatThreadSchema]),
   endpoints: [
     endpoint<HandoffParams>({
       ...chatEndpointBase,
@@ -166,7 +171,7 @@ export const chatHandoff: RouteDeclaration = {
         const thread = await resolveChatThread(req.site, p.thread, p.token);
         if (thread instanceof WpError) throw thread;
         const handoff = await handOff(req.site, thread, { email: p.email.trim(), name: p.name?.trim(), note: p.note?.trim() });
-        return new RestResponse({ thread: thread.uuid, handed_off: true, ticket_id: handoff.ticketId, created: handoff.created }, handoff.created ? 201 : 200);
+        return new RestResponse(presentHandoff(thread, handoff), handoff.created ? 201 : 200);
       },
     }),
   ],

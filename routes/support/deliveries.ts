@@ -2,11 +2,14 @@
 import { RouteDeclaration, endpoint, requireCapability } from '../../lib/wp/rest/route';
 import { actOnDelivery } from '../../lib/support/tickets/deliveries';
 import { presentDelivery } from '../../lib/support/tickets/present';
-import { TicketRequest, ticketArgs, ticketRouteBase } from './common';
+import { routeSchema } from '../../lib/wp/rest/item-schema';
+import { deliverySchema } from '../../schema/support/delivery';
+import { SUPPORT_SCHEMAS, TicketRequest, ticketArgs, ticketRouteBase } from './common';
 
 export const ticketDelivery: RouteDeclaration = {
   ...ticketRouteBase,
   route: '/tickets/(?P<id>[\\d]+)/deliveries/(?P<delivery_id>[\\d]+)',
+  schema: routeSchema(deliverySchema, SUPPORT_SCHEMAS),
   endpoints: [endpoint({ methods: ['PATCH'], permission: requireCapability('svc_work_tickets'), args: ticketArgs('delivery'), handler: updateDelivery })],
 };
 

@@ -7,16 +7,17 @@
  * Both are public. The visitor is a keyed hash of the address (the principal), never the address.
  */
 import { recordFeedback, VOTES_PER_HOUR } from '../../lib/support/docs/feedback';
-import { presentDocHits } from '../../lib/support/docs/present';
+import { presentDocHits, presentVote } from '../../lib/support/docs/present';
 import { searchDocs } from '../../lib/support/docs/search';
 import { DocVisitor, docVisitor } from '../../lib/support/docs/visitor';
 import { storageAvailability } from '../../lib/support/storage-check';
 import { TypedArgs } from '../../lib/wp/rest/args';
-import { ParamsOf, argsForOperation, publicItemSchema } from '../../lib/wp/rest/item-schema';
+import { ParamsOf, argsForOperation, publicItemSchema, routeSchema } from '../../lib/wp/rest/item-schema';
 import { RestRequest, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
 import { resolveRefs } from '../../lib/wp/rest/schema-refs';
 import { commonSchema } from '../../schema/support/common';
 import { docOperations, docSchema } from '../../schema/support/doc';
+import { docFeedbackSchema } from '../../schema/support/doc-feedback';
 import { NAMESPACE } from './common';
 
 /**
@@ -66,6 +67,7 @@ function visitorKey(req: RestRequest): string {
 export const docFeedback: RouteDeclaration = {
   namespace: NAMESPACE,
   route: '/docs/(?P<id>[\\d]+)/feedback',
+  schema: routeSchema(docFeedbackSchema),
   // Votes are kept in the plugin's own table.
   availability: storageAvailability,
   endpoints: [
@@ -79,7 +81,7 @@ export const docFeedback: RouteDeclaration = {
       async handler(req) {
         const { id, helpful, comment = '' } = req.params;
         const vote = await recordFeedback(req.site, id, req.principal, { helpful, comment: comment.trim() });
-        return { id, helpful, replaced: vote.replaced, day: vote.day };
+        return presentVote(id, helpful, vote);
       },
     }),
   ],

@@ -10,12 +10,13 @@ import { storageAvailability } from '../../lib/support/storage-check';
 import { viewConversation } from '../../lib/support/tickets/view';
 import { WpError } from '../../lib/wp/errors';
 import { TypedArgs } from '../../lib/wp/rest/args';
-import { ParamsOf, argsForOperation, publicItemSchema } from '../../lib/wp/rest/item-schema';
+import { ParamsOf, argsForOperation, publicItemSchema, routeSchema } from '../../lib/wp/rest/item-schema';
 import { RestRequest, RestResponse, RouteDeclaration, endpoint, requireCapability } from '../../lib/wp/rest/route';
 import { commonSchema } from '../../schema/support/common';
 import { mailOperations } from '../../schema/support/mail-args';
 import { mailReceiptSchema } from '../../schema/support/mail-receipt';
-import { NAMESPACE, actor } from './common';
+import { ticketSchema } from '../../schema/support/ticket';
+import { NAMESPACE, SUPPORT_SCHEMAS, actor } from './common';
 import { conversationBody } from './tickets';
 
 const MAIL_SCHEMAS = [commonSchema, mailReceiptSchema] as const;
@@ -43,6 +44,8 @@ export const ignoredMail: RouteDeclaration = {
 export const ignoredMailTicket: RouteDeclaration = {
   ...mailAdminBase,
   route: '/mail/admin/ignored/(?P<receipt_id>[0-9a-f]{32})/ticket',
+  // It answers the ticket it opens.
+  schema: routeSchema(ticketSchema, SUPPORT_SCHEMAS),
   endpoints: [endpoint({ methods: ['POST'], permission: requireAgent, args: openArgs, handler: openTicketFromIgnored })],
 };
 

@@ -1,12 +1,16 @@
 /** support/v1 replies: adding a message (with files) to a ticket. */
 import { RestResponse, RouteDeclaration, endpoint, requireSignedIn } from '../../lib/wp/rest/route';
-import { presentMessage } from '../../lib/support/tickets/present';
+import { presentReply } from '../../lib/support/tickets/present';
 import { addReply, isReplyRequestStored } from '../../lib/support/tickets/reply';
-import { NAMESPACE, TicketRequest, actor, ticketArgs, ticketRouteBase } from './common';
+import { attachmentUrlFor } from './attachments';
+import { routeSchema } from '../../lib/wp/rest/item-schema';
+import { replySchema } from '../../schema/support/reply';
+import { NAMESPACE, SUPPORT_SCHEMAS, TicketRequest, actor, ticketArgs, ticketRouteBase } from './common';
 
 export const ticketMessages: RouteDeclaration = {
   ...ticketRouteBase,
   route: '/tickets/(?P<id>[\\d]+)/messages',
+  schema: routeSchema(replySchema, SUPPORT_SCHEMAS),
   endpoints: [
     endpoint({
       methods: ['POST'], permission: requireSignedIn, args: ticketArgs('reply'), handler: addMessage,
@@ -23,10 +27,5 @@ async function addMessage(req: TicketRequest<'reply'>): Promise<RestResponse> {
   const who = actor(req);
   const { id, body, version, visibility, request_key: requestKey } = req.params;
   const { message, conversation } = await addReply(req.site, who, id, { body, version, visibility, requestKey, files: req.files });
-  const base = await req.site.restUrl(`/${NAMESPACE}/tickets/${id}/attachments/`);
-  const { ticket } = conversation;
-  return new RestResponse({
-    ...presentMessage(message, conversation, who, (a) => `${base}${a.id}`),
-    ticket: { id: ticket.id, status: ticket.status, version: ticket.version, updated_at: ticket.updatedAt },
-  }, 201);
+  return new RestResponse(presentReply(message, conversation, who, await attachmentUrlFor(req, `/${NAMESPACE}/tickets/${id}`)), 201);
 }

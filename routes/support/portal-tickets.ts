@@ -11,15 +11,17 @@
  */
 import { PortalCustomer } from '../../lib/support/portal/customer';
 import { changePortalTicketStatus, listPortalTickets, openPortalTicket, replyFromPortal } from '../../lib/support/portal/tickets';
-import { presentConversation, presentMessage, presentTicket } from '../../lib/support/tickets/present';
+import { presentConversation, presentReply, presentTicket } from '../../lib/support/tickets/present';
 import { Attachment, Conversation } from '../../lib/support/tickets/types';
 import { attachmentFile, viewConversation } from '../../lib/support/tickets/view';
 import { WpError } from '../../lib/wp/errors';
 import { TypedArgs } from '../../lib/wp/rest/args';
-import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
+import { ParamsOf, argsForOperation, routeSchema } from '../../lib/wp/rest/item-schema';
 import { RestRequest, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
 import { portalOperations } from '../../schema/support/portal-args';
-import { attachmentDownload } from './attachments';
+import { replySchema } from '../../schema/support/reply';
+import { ticketSchema } from '../../schema/support/ticket';
+import { attachmentDownload, attachmentUrlFor } from './attachments';
 import { NAMESPACE, SUPPORT_SCHEMAS } from './common';
 import { portalCustomerOf, portalEndpointBase, portalRouteBase } from './portal';
 import { BROWSER_MAX_BODY_BYTES } from './sites';
@@ -42,6 +44,7 @@ const customerKey = (req: RestRequest<PortalCustomer>) => `${req.principal.site.
 export const portalTickets: RouteDeclaration = {
   ...portalRouteBase,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/tickets',
+  schema: routeSchema(ticketSchema, SUPPORT_SCHEMAS),
   endpoints: [
     endpoint<PortalParams<'tickets'>, PortalCustomer>({ ...signedIn, methods: ['GET'], args: portalArgs('tickets', 'edit'), handler: listTickets }),
     endpoint<PortalParams<'open'>, PortalCustomer>({
@@ -54,6 +57,7 @@ export const portalTickets: RouteDeclaration = {
 export const portalTicketItem: RouteDeclaration = {
   ...portalRouteBase,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/tickets/(?P<id>[\\d]+)',
+  schema: routeSchema(ticketSchema, SUPPORT_SCHEMAS),
   endpoints: [
     endpoint<PortalParams<'ticket'>, PortalCustomer>({ ...signedIn, methods: ['GET'], args: portalArgs('ticket', 'edit'), handler: getTicket }),
     endpoint<PortalParams<'status'>, PortalCustomer>({ ...signedIn, methods: ['PATCH'], args: portalArgs('status', 'edit'), handler: changeStatus }),
@@ -63,6 +67,7 @@ export const portalTicketItem: RouteDeclaration = {
 export const portalTicketMessages: RouteDeclaration = {
   ...portalRouteBase,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/tickets/(?P<id>[\\d]+)/messages',
+  schema: routeSchema(replySchema, SUPPORT_SCHEMAS),
   endpoints: [
     endpoint<PortalParams<'reply'>, PortalCustomer>({
       ...withMessage, methods: ['POST'], args: portalArgs('reply', 'create'), handler: addReply,
@@ -74,6 +79,7 @@ export const portalTicketMessages: RouteDeclaration = {
 export const portalTicketAttachment: RouteDeclaration = {
   ...portalRouteBase,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/tickets/(?P<id>[\\d]+)/attachments/(?P<file_id>[\\d]+)',
+  schema: routeSchema(ticketSchema, SUPPORT_SCHEMAS),
   endpoints: [
     endpoint<PortalParams<'attachment'>, PortalCustomer>({
       ...signedIn, methods: ['GET'], args: portalArgs('attachment', 'edit'),
@@ -113,19 +119,14 @@ async function changeStatus(req: PortalRequest<'status'>): Promise<unknown> {
 async function addReply(req: PortalRequest<'reply'>): Promise<RestResponse> {
   const { id, message: text, version } = req.params;
   const { message, conversation } = await replyFromPortal(req.site, req.principal, id, { message: text, version });
-  const { ticket } = conversation;
-  return new RestResponse({
-    ...presentMessage(message, conversation, req.principal.actor, await attachmentUrls(req, id)),
-    ticket: { id: ticket.id, status: ticket.status, version: ticket.version, updated_at: ticket.updatedAt },
-  }, 201);
+  return new RestResponse(presentReply(message, conversation, req.principal.actor, await portalAttachmentUrls(req, id)), 201);
 }
 
 /** The ticket and its public conversation, with attachment links under the portal's route. */
 async function portalConversation(req: RestRequest<PortalCustomer>, conversation: Conversation): Promise<Record<string, unknown>> {
-  return presentConversation(conversation, req.principal.actor, await attachmentUrls(req, conversation.ticket.id));
+  return presentConversation(conversation, req.principal.actor, await portalAttachmentUrls(req, conversation.ticket.id));
 }
 
-async function attachmentUrls(req: RestRequest<PortalCustomer>, ticketId: number): Promise<(a: Attachment) => string> {
-  const base = await req.site.restUrl(`/${NAMESPACE}/sites/${req.principal.site.siteId}/portal/tickets/${ticketId}/attachments/`);
-  return (a) => `${base}${a.id}`;
+function portalAttachmentUrls(req: RestRequest<PortalCustomer>, ticketId: number): Promise<(a: Attachment) => string> {
+  return attachmentUrlFor(req, `/${NAMESPACE}/sites/${req.principal.site.siteId}/portal/tickets/${ticketId}`);
 }

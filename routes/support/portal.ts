@@ -11,15 +11,19 @@ import { sendPortalCode, consumePortalCode, invalidCode } from '../../lib/suppor
 import { PORTAL_LIMITS, portalEmail } from '../../lib/support/portal/limits';
 import { bearerSecretOf } from '../../lib/support/bearer-secrets';
 import { PortalCustomer, portalCustomer, portalOr404 } from '../../lib/support/portal/customer';
+import { presentCodeSent, presentPortalConfig, presentSession, presentSignedOut } from '../../lib/support/portal/present';
 import { openPortalSession, resolvePortalSession, revokePortalSession } from '../../lib/support/portal/sessions';
 import { ConnectedSite } from '../../lib/support/sites/store';
 import { storageAvailability } from '../../lib/support/storage-check';
 import { WpError } from '../../lib/wp/errors';
 import { visitorBucket } from '../../lib/wp/http/address-key';
 import { TypedArgs } from '../../lib/wp/rest/args';
-import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
+import { ParamsOf, argsForOperation, routeSchema } from '../../lib/wp/rest/item-schema';
 import { RequestHead, RestRequest, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
 import { portalOperations } from '../../schema/support/portal-args';
+import { portalCodeSchema } from '../../schema/support/portal-code';
+import { portalConfigSchema } from '../../schema/support/portal-config';
+import { portalSessionSchema } from '../../schema/support/portal-session';
 import { NAMESPACE, SUPPORT_SCHEMAS } from './common';
 import { connectedSiteOf } from './connected-site';
 
@@ -80,6 +84,7 @@ export const portalRouteBase = {
 export const portalConfig: RouteDeclaration = {
   ...portalRouteBase,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/config',
+  schema: routeSchema(portalConfigSchema, SUPPORT_SCHEMAS),
   endpoints: [
     endpoint<SiteParams>({
       ...portalEndpointBase,
@@ -87,11 +92,7 @@ export const portalConfig: RouteDeclaration = {
       args: siteArgs,
       permission: allowAnyone,
       async handler(req) {
-        const s = await portalSite(req);
-        return {
-          site_name: s.name, new_tickets: s.newTickets, message_limit: s.messageLimit, message_hint: s.messageHint,
-          customer_can_resolve: s.customerCanResolve, customer_can_reopen: s.customerCanReopen,
-        };
+        return presentPortalConfig(await portalSite(req));
       },
     }),
   ],
@@ -100,6 +101,7 @@ export const portalConfig: RouteDeclaration = {
 export const portalCode: RouteDeclaration = {
   ...portalRouteBase,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/code',
+  schema: routeSchema(portalCodeSchema),
   endpoints: [
     endpoint<CodeParams>({
       ...portalEndpointBase,
@@ -113,7 +115,7 @@ export const portalCode: RouteDeclaration = {
       async handler(req) {
         await sendPortalCode(req.site, await portalSite(req), req.params.email);
         // The same answer for every address: whether anyone has it is not told.
-        return new RestResponse({ sent: true, expires_in: PORTAL_LIMITS.codeTtlSeconds, resend_after: PORTAL_LIMITS.resendSeconds }, 202);
+        return new RestResponse(presentCodeSent(), 202);
       },
     }),
   ],
@@ -122,6 +124,7 @@ export const portalCode: RouteDeclaration = {
 export const portalSession: RouteDeclaration = {
   ...portalRouteBase,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/session',
+  schema: routeSchema(portalSessionSchema),
   endpoints: [
     endpoint<SessionParams>({
       ...portalEndpointBase,
@@ -133,7 +136,7 @@ export const portalSession: RouteDeclaration = {
         const s = await portalSite(req);
         if (!(await consumePortalCode(req.site, s.siteId, req.params.email, req.params.code.trim()))) throw invalidCode();
         const { token, session } = await openPortalSession(req.site, s.siteId, req.params.email);
-        return new RestResponse({ token, email: session.email, expires_in: PORTAL_LIMITS.sessionTtlSeconds, expires_at: new Date(session.expiresAt * 1000).toISOString() }, 201);
+        return new RestResponse(presentSession(token, session), 201);
       },
     }),
     endpoint<SiteParams, PortalCustomer>({
@@ -144,7 +147,7 @@ export const portalSession: RouteDeclaration = {
       permission: allowAnyone,
       async handler(req) {
         await revokePortalSession(req.site, req.principal.session);
-        return { signed_out: true };
+        return presentSignedOut();
       },
     }),
   ],

@@ -5,9 +5,10 @@ import { Actor } from '../../lib/support/tickets/actor';
 import { createTicket, isTicketRequestStored } from '../../lib/support/tickets/create';
 import { listTickets } from '../../lib/support/tickets/list';
 import { presentConversation, presentTicket } from '../../lib/support/tickets/present';
-import { Attachment, Conversation } from '../../lib/support/tickets/types';
+import { Conversation } from '../../lib/support/tickets/types';
 import { updateTicket } from '../../lib/support/tickets/update';
 import { viewConversation } from '../../lib/support/tickets/view';
+import { attachmentUrlFor } from './attachments';
 import { NAMESPACE, TicketRequest, actor, restSource, ticketArgs, ticketRouteBase } from './common';
 
 export const ticketsCollection: RouteDeclaration = {
@@ -65,6 +66,5 @@ async function updateTicketItem(req: TicketRequest<'update'>): Promise<unknown> 
 
 /** The ticket and its conversation, with attachment links on this site. */
 export async function conversationBody(req: RestRequest, conversation: Conversation, who: Actor): Promise<Record<string, unknown>> {
-  const base = await req.site.restUrl(`/${NAMESPACE}/tickets/${conversation.ticket.id}/attachments/`);
-  return presentConversation(conversation, who, (a: Attachment) => `${base}${a.id}`);
+  return presentConversation(conversation, who, await attachmentUrlFor(req, `/${NAMESPACE}/tickets/${conversation.ticket.id}`));
 }

@@ -12,6 +12,7 @@ import { mailboxKeyOf } from '../../lib/support/mailboxes/route-key';
 import { bearerSecretMatches } from '../../lib/support/bearer-secrets';
 import { automationOff, invalidToken, mailboxNotFound } from '../../lib/support/inbound/errors';
 import { readInboundBody } from '../../lib/support/inbound/inbound-body';
+import { presentReceipt } from '../../lib/support/inbound/present';
 import { composeMessage } from '../../lib/support/inbound/compose';
 import { Accepted, acceptEmail, sha256 } from '../../lib/support/inbound/intake';
 import { RelayHeaders, checkRelayHeaders, verifyRelaySignature } from '../../lib/support/inbound/signature';
@@ -19,6 +20,9 @@ import { storageAvailability } from '../../lib/support/storage-check';
 import { unixSeconds } from '../../lib/wp/clock';
 import { WpError } from '../../lib/wp/errors';
 import { Site } from '../../lib/wp/site';
+import { routeSchema } from '../../lib/wp/rest/item-schema';
+import { inboundReceiptSchema } from '../../schema/support/inbound-receipt';
+import { mailReceiptSchema } from '../../schema/support/mail-receipt';
 import { Endpoint, RequestHead, RestRequest, RestResponse, RouteDeclaration, allowAnyone } from '../../lib/wp/rest/route';
 import { NAMESPACE } from './common';
 
@@ -41,6 +45,7 @@ const relayEndpoint: Endpoint<RelayDelivery> = {
 export const relayWebhook: RouteDeclaration = {
   ...webhookBase,
   route: '/webhooks/relay/(?P<route_key>[\\w-]+)',
+  schema: routeSchema(inboundReceiptSchema, [mailReceiptSchema]),
   endpoints: [relayEndpoint],
 };
 
@@ -52,6 +57,7 @@ const inboundEndpoint: Endpoint<Mailbox> = {
 export const inboundWebhook: RouteDeclaration = {
   ...webhookBase,
   route: '/webhooks/inbound/(?P<route_key>[\\w-]+)',
+  schema: routeSchema(inboundReceiptSchema, [mailReceiptSchema]),
   endpoints: [connectionTestEndpoint, inboundEndpoint],
 };
 
@@ -131,7 +137,5 @@ async function mailboxOf(site: Site, routeKey: string): Promise<Mailbox | null> 
 }
 
 function accepted(receipt: Accepted): RestResponse {
-  const body: Record<string, unknown> = { receipt_id: receipt.receiptId, outcome: receipt.outcome, ticket_id: receipt.ticketId };
-  if (receipt.reason) body.reason = receipt.reason;
-  return new RestResponse(body, 202);
+  return new RestResponse(presentReceipt(receipt), 202);
 }

@@ -11,6 +11,7 @@ import { Database } from '../../wp/db/database';
 import { maybeUnserialize, phpEntries, serialize } from '../../wp/php';
 import { addPostMeta, insertPost, postMetaFor, singleMetaValues, updatePostMeta, updatePostRow } from '../../wp/posts';
 import { WriteContext } from '../write';
+import { chatMessageSchema } from '../../../schema/support/chat-message';
 
 export const THREAD_POST_TYPE = 'svc_chat';
 export const MESSAGE_POST_TYPE = 'svc_chat_msg';
@@ -35,12 +36,12 @@ export interface ChatSource {
   url: string;
 }
 
-export type ChatRole = 'visitor' | 'assistant';
+export type ChatRole = (typeof chatMessageSchema.properties.role.enum)[number];
 /**
  * `complete`; `interrupted`: the visitor left or the provider stopped mid-answer (what came is kept);
  * `failed`: the provider gave nothing usable; `no_answer`: nothing relevant in the docs, no model asked.
  */
-export type MessageState = 'complete' | 'interrupted' | 'failed' | 'no_answer';
+export type MessageState = (typeof chatMessageSchema.properties.state.enum)[number];
 
 export interface ChatThread {
   postId: number;

@@ -1,5 +1,9 @@
-/** A search hit as GET /docs/search shows it (schema/support/doc.ts): an allowlist of plain-text fields. */
+/**
+ * What the docs routes show: a search hit (schema/support/doc.ts), an allowlist of plain-text fields,
+ * and a recorded vote (schema/support/doc-feedback.ts).
+ */
 import { Site } from '../../wp/site';
+import { RecordedVote } from './feedback';
 import { docPermalink } from './store';
 import { DocHit } from './search';
 
@@ -17,4 +21,9 @@ export async function presentDocHits(site: Site, hits: readonly DocHit[]): Promi
   return hits.map(({ doc, collection }) => ({
     id: doc.id, title: doc.title, excerpt: doc.excerpt, url: docPermalink(home, structure, doc), collection,
   }));
+}
+
+/** POST /docs/<id>/feedback: the vote as stored. */
+export function presentVote(docId: number, helpful: boolean, vote: RecordedVote) {
+  return { id: docId, helpful, replaced: vote.replaced, day: vote.day };
 }

@@ -15,10 +15,11 @@ import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
 import { Tables } from '../../wp/db/tables';
 import { insertEachUnlessTaken, insertUnlessTaken } from '../../wp/db/transaction';
+import { inboundReceiptSchema } from '../../../schema/support/inbound-receipt';
 import { MESSAGE_META, POST_TYPE } from '../tickets/rows';
 
 /** What became of a message: a ticket, a reply, a note on a ticket, or nothing (with the reason). */
-export type ReceiptOutcome = 'ticket_created' | 'reply_added' | 'note_added' | 'ignored';
+export type ReceiptOutcome = (typeof inboundReceiptSchema.properties.outcome.enum)[number];
 
 export interface Receipt {
   receiptId: string;

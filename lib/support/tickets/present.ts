@@ -61,6 +61,18 @@ export function presentMessage(message: Message, conversation: Pick<Conversation
   return out;
 }
 
+/**
+ * What a reply route answers (schema/support/reply.ts): the stored message, and the ticket as the reply
+ * left it, whose version the client sends with its next change.
+ */
+export function presentReply(message: Message, conversation: Conversation, actor: Actor, attachmentUrl: (a: Attachment) => string): Record<string, unknown> {
+  const { ticket } = conversation;
+  return {
+    ...presentMessage(message, conversation, actor, attachmentUrl),
+    ticket: { id: ticket.id, status: ticket.status, version: ticket.version, updated_at: ticket.updatedAt },
+  };
+}
+
 export function presentAttachment(attachment: Attachment, attachmentUrl: (a: Attachment) => string): Record<string, unknown> {
   return { id: attachment.id, filename: attachment.filename, mime_type: attachment.mimeType, url: attachmentUrl(attachment) };
 }

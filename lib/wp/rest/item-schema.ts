@@ -58,21 +58,31 @@ export function argsForItemSchema(schema: Property, mode: ItemSchemaMode): ArgsS
  * WP: get_public_item_schema(): the item schema as OPTIONS and `?context=help` show it, without the
  * `arg_options` of its properties. WordPress removes them from the top-level properties only; here
  * nested ones go too, because shared definitions (schema/support/common.ts) carry them wherever they
- * are used. `$id`, which only names a document for `$ref`s, goes as well.
+ * are used. `$id`, which only names a document for `$ref`s, goes as well, and so does `$schema`
+ * below the top (an item schema `$ref`'d whole, such as a thread's messages, brings its own).
  */
-export function publicItemSchema(schema: Property): Record<string, unknown> {
+export function publicItemSchema(schema: Property, top = true): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === 'arg_options' || key === '$id') continue;
+    if (key === 'arg_options' || key === '$id' || (key === '$schema' && !top)) continue;
     if ((key === 'properties' || key === 'patternProperties') && isSchema(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, isSchema(s) ? publicItemSchema(s) : s]));
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, isSchema(s) ? publicItemSchema(s, false) : s]));
     } else if ((key === 'items' || key === 'additionalProperties') && isSchema(value)) {
-      out[key] = publicItemSchema(value);
+      out[key] = publicItemSchema(value, false);
     } else {
       out[key] = value;
     }
   }
   return out;
+}
+
+/**
+ * A route's `schema` (what OPTIONS shows): the item schema with its `$ref`s resolved among `documents`,
+ * as publicItemSchema() shows it, made on first use and kept.
+ */
+export function routeSchema(schema: Property, documents: readonly SchemaDocument[] = []): () => Record<string, unknown> {
+  let shown: Record<string, unknown> | undefined;
+  return () => (shown ??= publicItemSchema(resolveRefs(schema, documents)));
 }
 
 /** The keywords an arg keeps: WordPress's schema keywords, and `default` and `required`. */

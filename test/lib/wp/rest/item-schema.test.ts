@@ -3,7 +3,7 @@
  * publicItemSchema(); an operation's args built from item schemas and shared definitions.
  */
 import assert from 'node:assert/strict';
-import { argsForItemSchema, argsForOperation, publicItemSchema } from '../../../../lib/wp/rest/item-schema';
+import { argsForItemSchema, argsForOperation, publicItemSchema, routeSchema } from '../../../../lib/wp/rest/item-schema';
 
 const SCHEMA = {
   title: 'thing',
@@ -58,6 +58,16 @@ describe('publicItemSchema()', () => {
         parts: { type: 'array', items: { type: 'object', properties: { n: { type: 'integer' } } } },
         meta: { type: 'object', additionalProperties: { type: 'string' } },
       },
+    });
+  });
+
+  it('keeps $schema at the top only: an item schema $ref\'d whole (a thread\'s messages) brings none', () => {
+    const draft = 'http://json-schema.org/draft-04/schema#';
+    const message = { $id: 'message', $schema: draft, title: 'message', type: 'object', properties: { text: { type: 'string' } } };
+    const thread = { $id: 'thread', $schema: draft, title: 'thread', type: 'object', properties: { messages: { type: 'array', items: { $ref: 'message' } } } };
+    assert.deepEqual(routeSchema(thread, [message])(), {
+      $schema: draft, title: 'thread', type: 'object',
+      properties: { messages: { type: 'array', items: { title: 'message', type: 'object', properties: { text: { type: 'string' } } } } },
     });
   });
 });
