@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { enqueueJob } from '../../../lib/support/jobs/enqueue';
+import { enqueueJob } from '../../../lib/support/enqueue';
 import { supportJobHandlers } from '../../../lib/support/jobs/handlers';
 import { JobWorker } from '../../../lib/jobs/worker';
 import { fixedClock, systemClock, unixSeconds } from '../../../lib/wp/clock';
