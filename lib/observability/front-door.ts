@@ -6,7 +6,7 @@
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readableRoute } from '../replay/route-key';
+import { readableRoute } from '../wp/rest/readable-route';
 import { clientIp, trustProxies } from '../wp/http/request-info';
 import { notesOf } from '../wp/http/request-notes';
 import type { TrustedProxies } from '../wp/http/trusted-proxies';
