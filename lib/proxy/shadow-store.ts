@@ -5,7 +5,7 @@
  * proxy processes on one database sum their traffic, and comparisons never wait for the database.
  */
 import type { Logger } from '../logger';
-import type { Difference } from '../replay/compare';
+import type { Difference } from '../replay/compare-rules';
 import type { Database } from '../wp/db/database';
 import type { ShadowEvidence } from './server';
 import type { ShadowDifference } from './shadow-queue';
