@@ -15,14 +15,9 @@ import { postMetaFor, singleMetaValues } from '../../../lib/wp/posts';
 import { FLUSH_MS } from '../../../lib/wp/rate-limit';
 import { TestSite, openTestSite } from '../../harness/outbound';
 import { API } from '../../harness/support';
+import { assertRestError } from '../../harness/wp-http';
 
 const DAY_MS = 24 * 3600 * 1000;
-
-function assertRestError(res: request.Response, status: number, code: string): void {
-  assert.equal(res.status, status, `${res.status} ${res.text}`);
-  assert.equal(res.body.code, code);
-  assert.equal(res.body.data.status, status);
-}
 
 describe('support/v1 docs', function () {
   let t: TestSite;

@@ -13,14 +13,11 @@ import { jobHandlers } from '../../../lib/worker';
 import { TestSite, jobsOf, openTestSite } from '../../harness/outbound';
 import { SmtpCapture, startSmtpCapture } from '../../harness/smtp';
 import { API } from '../../harness/support';
+import { assertRestError } from '../../harness/wp-http';
 
 const SHOP = 'https://shop.example';
 
 /** A REST error as WordPress shapes it (the portal's CORS adds X-Svc-Portal to the allowed headers). */
-function assertRestError(res: request.Response, status: number, code: string): void {
-  assert.equal(res.status, status, `${res.status} ${res.text}`);
-  assert.equal(JSON.parse(res.text).code, code);
-}
 
 describe('support/v1 portal sign-in', function () {
   let t: TestSite;
