@@ -32,7 +32,7 @@ describe('understudy jobs and alerts', function () {
     await receiver?.close();
   });
 
-  const jobs = () => opened.site.db.knex(opened.site.db.tables.svc('jobs'));
+  const jobs = () => opened.site.db.knex(opened.site.db.tables.plugin('svc', 'jobs'));
   const T = 1_795_000_000;
 
   describe('jobs', () => {

@@ -93,7 +93,7 @@ describe('support/v1 portal tickets', function () {
     assert.equal(res.headers['access-control-allow-origin'], SHOP);
     const meta = await t.site.db.knex(t.site.db.tables.postmeta).where({ post_id: res.body.id }).whereIn('meta_key', ['_svc_source', '_svc_site_id']);
     assert.deepEqual(Object.fromEntries(meta.map((m: { meta_key: string; meta_value: string }) => [m.meta_key, m.meta_value])), { _svc_source: 'portal', _svc_site_id: shop.siteId });
-    const job = await t.site.db.knex(t.site.db.tables.svc('jobs')).where({ kind: 'team_alert' }).orderBy('id', 'desc').first();
+    const job = await t.site.db.knex(t.site.db.tables.plugin('svc', 'jobs')).where({ kind: 'team_alert' }).orderBy('id', 'desc').first();
     assert.equal(JSON.parse(job.payload).ticket_id, res.body.id);
   });
 
