@@ -1,8 +1,9 @@
 /**
  * The layering rules (docs/architecture.md), checked by `npm run layers` in CI:
  * WordPress core knows no plugin, the two plugins know nothing of each other, the job queue they
- * share knows neither of them, domain code knows nothing of HTTP, and only WordPress's HTTP layers
- * (REST, admin-ajax, pages) know each other.
+ * share knows neither of them, domain code knows nothing of HTTP, only WordPress's HTTP layers
+ * (REST, admin-ajax, pages) know each other, the tools stand on top of all that, and no module
+ * imports itself round a circle.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -48,6 +49,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^lib/wp/', pathNot: '^lib/wp/(rest/|ajax/|pages\\.ts$)' },
       to: { path: '^(lib/wp/(rest|ajax)/|node_modules/express/)' },
+    },
+    {
+      name: 'tools-on-top',
+      comment: 'The tools (lib/cli, lib/proxy, lib/replay, lib/observability, lib/demo) use the product; WordPress, the plugins, the queue, the routes, the front doors and the schemas never import them.',
+      severity: 'error',
+      from: { path: '^(lib|routes|schema)/', pathNot: '^lib/(cli|proxy|replay|observability|demo)/' },
+      to: { path: '^lib/(cli|proxy|replay|observability|demo)/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No module reaches itself through its imports, type-only imports included: a circle is two files that can only be read together.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
     },
   ],
   options: {

@@ -17,7 +17,7 @@ import { ClaimedJob } from '../jobs/queue';
 import { InvalidMailError, MailMessage } from '../mail/mailer';
 import type { Site } from '../wp/site';
 import { actionEmails } from './actions';
-import { Form, SubmissionData, insertSubmission } from './store';
+import { EncodedSubmission, Form, insertSubmission } from './store';
 
 export const NOTIFICATION_JOB = 'form_notification';
 
@@ -50,14 +50,14 @@ export interface SubmissionSource {
  * Stores the submission (when the form saves them) and queues its notification emails, in one
  * transaction. Throws when the database fails: then nothing is stored and nothing will be sent.
  */
-export async function acceptSubmission(site: Site, form: Form, data: SubmissionData, source: SubmissionSource): Promise<void> {
-  const emails = actionEmails(form, data, String(await site.options.get('admin_email', '')), site.logger);
+export async function acceptSubmission(site: Site, form: Form, submitted: EncodedSubmission, source: SubmissionSource): Promise<void> {
+  const emails = actionEmails(form, submitted.data, String(await site.options.get('admin_email', '')), site.logger);
   const host = hostOf(await site.homeUrl());
   const nowMs = site.clock.now();
   await site.db.knex.transaction(async (trx) => {
     const submissionId = form.settings.save_submissions
       ? await insertSubmission(site.db, {
-        formId: form.id, data, isSpam: false, submittedAtMs: nowMs, userAgent: source.userAgent, ipAddress: source.ipAddress, refererUrl: source.refererUrl,
+        formId: form.id, data: submitted, isSpam: false, submittedAtMs: nowMs, userAgent: source.userAgent, ipAddress: source.ipAddress, refererUrl: source.refererUrl,
       }, trx)
       : null;
     for (const { action, message } of emails) {

@@ -27,7 +27,7 @@ export function storageUnavailable(): WpError {
 /** Why storage does not work, or null when it does: plugin tables present and the uploads folder writable. */
 export async function storageProblem(site: Site): Promise<string | null> {
   for (const name of PLUGIN_TABLES) {
-    if (!(await site.db.knex.schema.hasTable(site.db.tables.svc(name)))) return `Table ${site.db.tables.svc(name)} is missing.`;
+    if (!(await site.db.knex.schema.hasTable(site.db.tables.plugin('svc', name)))) return `Table ${site.db.tables.plugin('svc', name)} is missing.`;
   }
   const dir = uploadsDirOf(site.config);
   try {

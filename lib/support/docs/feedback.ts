@@ -49,7 +49,7 @@ export function docNotFound(): WpError {
 }
 
 export async function recordFeedback(site: Site, docId: number, visitor: DocVisitor, feedback: Feedback): Promise<RecordedVote> {
-  const votes = site.db.tables.svc('doc_votes');
+  const votes = site.db.tables.plugin('svc', 'doc_votes');
   return writeSupport(site, {}, async (ctx) => {
     if (!(await isPublishedDoc(site.db, docId, ctx.trx))) throw docNotFound();
     const day = ctx.dates.local.slice(0, 10);
@@ -78,7 +78,7 @@ export interface DocFeedbackTotals extends FeedbackCounts {
 
 /** Totals per doc that has votes (all docs, or those of `docIds`), by doc ID. */
 export async function feedbackTotals(knex: Knex | Knex.Transaction, db: Database, docIds?: readonly number[]): Promise<DocFeedbackTotals[]> {
-  const query = knex(db.tables.svc('doc_votes'))
+  const query = knex(db.tables.plugin('svc', 'doc_votes'))
     .select('doc_id')
     .sum({ helpful: 'helpful' })
     .count({ votes: '*' })

@@ -4,7 +4,7 @@
  * whether or not anyone has it, so the answer says nothing about accounts.
  */
 import { randomInt, timingSafeEqual } from 'node:crypto';
-import { enqueueJob } from '../jobs/enqueue';
+import { enqueueJob } from '../enqueue';
 import { unixSeconds } from '../../wp/clock';
 import { isDuplicateKeyError, isRetryableTransactionError } from '../../wp/db/errors';
 import { WpError } from '../../wp/errors';
@@ -25,7 +25,7 @@ export function newCode(): string {
 export async function sendPortalCode(site: Site, portal: ConnectedSite, rawEmail: string): Promise<void> {
   const email = portalEmail(rawEmail);
   const now = unixSeconds(site.clock);
-  const table = site.db.tables.svc('portal_codes');
+  const table = site.db.tables.plugin('svc', 'portal_codes');
   const code = newCode();
   const hash = await codeHash(site, portal.siteId, email, code);
   const sealed = await sealCode(site, portal.siteId, code);
@@ -59,7 +59,7 @@ export function invalidCode(): WpError {
 export async function consumePortalCode(site: Site, siteId: string, rawEmail: string, code: string): Promise<boolean> {
   const email = portalEmail(rawEmail);
   const now = unixSeconds(site.clock);
-  const table = site.db.tables.svc('portal_codes');
+  const table = site.db.tables.plugin('svc', 'portal_codes');
   const given = Buffer.from(await codeHash(site, siteId, email, code), 'hex');
   return site.db.knex.transaction(async (trx) => {
     const row = await trx(table).where({ site_id: siteId, email }).forUpdate().first();

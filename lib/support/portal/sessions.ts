@@ -26,7 +26,7 @@ export async function openPortalSession(site: Site, siteId: string, rawEmail: st
   const token = newBearerSecret('base64url');
   const now = unixSeconds(site.clock);
   const row = { token_hash: hashBearerSecret(token), site_id: siteId, email: portalEmail(rawEmail), created_at: now, expires_at: now + PORTAL_LIMITS.sessionTtlSeconds };
-  const [id] = await site.db.knex(site.db.tables.svc('portal_sessions')).insert(row);
+  const [id] = await site.db.knex(site.db.tables.plugin('svc', 'portal_sessions')).insert(row);
   return { token, session: { id: Number(id), siteId, email: row.email, createdAt: now, expiresAt: row.expires_at } };
 }
 
@@ -40,12 +40,12 @@ function sessionRequired(): WpError {
  */
 export async function resolvePortalSession(site: Site, siteId: string, token: string | undefined): Promise<PortalSession | WpError> {
   if (!token) return sessionRequired();
-  const row = await site.db.knex(site.db.tables.svc('portal_sessions')).where({ token_hash: hashBearerSecret(token) }).first();
+  const row = await site.db.knex(site.db.tables.plugin('svc', 'portal_sessions')).where({ token_hash: hashBearerSecret(token) }).first();
   if (!row || String(row.site_id) !== siteId || Number(row.expires_at) <= unixSeconds(site.clock)) return sessionRequired();
   return { id: Number(row.id), siteId, email: String(row.email), createdAt: Number(row.created_at), expiresAt: Number(row.expires_at) };
 }
 
 /** Signs out: the session's row is deleted, so the token fails from the next request on, in every process. */
 export async function revokePortalSession(site: Site, session: PortalSession): Promise<void> {
-  await site.db.knex(site.db.tables.svc('portal_sessions')).where({ id: session.id }).del();
+  await site.db.knex(site.db.tables.plugin('svc', 'portal_sessions')).where({ id: session.id }).del();
 }

@@ -9,6 +9,6 @@ import { Site } from '../../wp/site';
 export async function sweepExpiredPortalRows(site: Site): Promise<void> {
   const now = unixSeconds(site.clock);
   for (const table of ['portal_codes', 'portal_sessions']) {
-    await site.db.knex(site.db.tables.svc(table)).where('expires_at', '<=', now).del();
+    await site.db.knex(site.db.tables.plugin('svc', table)).where('expires_at', '<=', now).del();
   }
 }

@@ -5,7 +5,7 @@
  */
 import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
-import { enqueueJob } from '../jobs/enqueue';
+import { enqueueJob } from '../enqueue';
 import { DELIVERY_META, POST_TYPE, toDelivery } from './rows';
 import { Delivery, DeliveryAction } from './types';
 import { writeSupport } from '../write';
