@@ -1,8 +1,9 @@
 /**
  * The layering rules (docs/architecture.md), checked by `npm run layers` in CI:
  * WordPress core knows no plugin, the two plugins know nothing of each other, the job queue they
- * share knows neither of them, domain code knows nothing of HTTP, and only WordPress's HTTP layers
- * (REST, admin-ajax, pages) know each other.
+ * share knows neither of them, domain code knows nothing of HTTP, only WordPress's HTTP layers
+ * (REST, admin-ajax, pages) know each other, the tools stand on top of all that, and no module
+ * imports itself round a circle.
  */
 /**
  * Where SQL may be written in the two plugins (docs/architecture.md, "Where SQL lives"): each area's
@@ -10,8 +11,8 @@
  * its store: tickets, changelogs), a `*-query.ts` (a query built in pieces: tickets/list-query.ts),
  * `request-keys.ts` and `write.ts` (the one write envelope, whose context holds the transaction).
  * Also exempt: the bulk ticket seed (seed/), which writes straight through its own transaction onto a
- * site nobody reads yet, as the demo seed does; and the desk's job enqueue (jobs/enqueue.ts, moving
- * up to enqueue.ts), which builds no SQL but names the transaction type it hands to lib/jobs.
+ * site nobody reads yet, as the demo seed does; and the desk's job enqueue (enqueue.ts), which builds
+ * no SQL but names the transaction type it hands to lib/jobs.
  * .sql-in-stores.cjs reads this same list (the rule `sql-in-stores`).
  */
 const SQL_FILES = [
@@ -19,9 +20,8 @@ const SQL_FILES = [
   '^lib/support/[^/]+/store\\.ts$',
   '^lib/support/[^/]+/writes\\.ts$',
   '^lib/support/[^/]+/[^/]+-query\\.ts$',
-  '^lib/support/(request-keys|write)\\.ts$',
   '^lib/support/seed/',
-  '^lib/support/(jobs/)?enqueue\\.ts$',
+  '^lib/support/(enqueue|request-keys|write)\\.ts$',
 ];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -79,6 +79,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^lib/(support|forms)/', pathNot: SQL_FILES },
       to: { path: '(^|/)node_modules/knex/|^lib/wp/db/(transaction|optimizer)\\.ts$' },
+    },
+    {
+      name: 'tools-on-top',
+      comment: 'The tools (lib/cli, lib/proxy, lib/replay, lib/observability, lib/demo) use the product; WordPress, the plugins, the queue, the routes, the front doors and the schemas never import them.',
+      severity: 'error',
+      from: { path: '^(lib|routes|schema)/', pathNot: '^lib/(cli|proxy|replay|observability|demo)/' },
+      to: { path: '^lib/(cli|proxy|replay|observability|demo)/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No module reaches itself through its imports, type-only imports included: a circle is two files that can only be read together.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
     },
   ],
   options: {

@@ -153,7 +153,7 @@ async function storedCounts(url: string): Promise<{ receipts: number; messages: 
     const { knex, tables } = site.db;
     const count = async (query: ReturnType<typeof knex>) => Number(((await query.count({ n: '*' }).first()) as { n: number }).n);
     return {
-      receipts: await count(knex(tables.svc('mail_receipts')).whereNotNull('ticket_id')),
+      receipts: await count(knex(tables.plugin('svc', 'mail_receipts')).whereNotNull('ticket_id')),
       messages: await count(knex(tables.posts).where({ post_type: 'svc_message' })),
       files: await count(knex(tables.posts).where({ post_type: 'attachment' })),
     };

@@ -1,6 +1,9 @@
 /**
- * The HTTP surface: WordPress's REST entry points (`/wp-json/...`, `?rest_route=`) and
- * `/wp-admin/admin-ajax.php`, over one Site. The app is built without listening, so tests import it.
+ * The HTTP surface over one Site, where both plugins' routes come together (buildSurface()), in the
+ * order a request meets it: the visitor's address (behind trusted proxies), WordPress's REST entry
+ * points (`/wp-json/...`, `?rest_route=`), the front page `/`, `/wp-admin/admin-ajax.php`, then plain
+ * pages (the form script, embeddable forms, the email change link); anything else is a 404. The app
+ * is built without listening, so the server, the proxy and the tests all import it.
  */
 import express, { Express, NextFunction, Request, Response } from 'express';
 import { frontPage } from './front-page';

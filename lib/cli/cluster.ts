@@ -17,8 +17,8 @@ import { startMetricsServer } from '../observability/metrics-server';
 import { ServerConfig, SiteConfig } from '../wp/config';
 import { CliError } from './args';
 import { CliContext, displayHost, line, openConfiguredSite } from './context';
+import { closeServer, stopRequested } from './lifecycle';
 import { RuntimeOptions } from './runtime-options';
-import { closeServer, stopRequested } from './serve';
 
 /** A dead worker is replaced after this long (not at once, so a worker that cannot start does not spin). */
 const RESTART_DELAY_MS = 1000;

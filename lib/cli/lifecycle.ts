@@ -1,13 +1,15 @@
 /**
- * What a server process does around its serving: the start-up checks, and handing back jobs at
- * shutdown.
+ * What a server process does around its serving: the start-up checks, waiting for the stop, handing
+ * back jobs and closing servers at shutdown. `serve`, its cluster's primary and `proxy` share it.
  */
+import http from 'node:http';
 import { jobsTable } from '../jobs/queue';
 import { JobWorker } from '../jobs/worker';
 import { Logger } from '../logger';
 import { checkSupportDeskAtStartup } from '../support/startup';
 import { reportObjectCache } from '../wp/object-cache/startup';
 import { Site } from '../wp/site';
+import { CliContext } from './context';
 
 /**
  * The opt-in svc_* indexes matter on a large desk only (docs/performance.md): below this many tickets
@@ -42,3 +44,41 @@ export async function stopWorker(site: Site, worker: JobWorker, logger: Logger):
   if (released) logger.warn(`shutdown: ${released} running job(s) did not finish in time and were handed back to the queue`);
 }
 
+/** Closes a server and every connection to it at once (the metrics port, a start that failed). */
+export function closeServer(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/**
+ * After a shutdown asked for by a signal, the process ends even if a released job's handler is
+ * still waiting on the network (its job is back in the queue; its late result would be refused).
+ */
+export function exitPromptly(ctx: CliContext): void {
+  if (!ctx.signal) setTimeout(() => process.exit(process.exitCode ?? 0), 200).unref();
+}
+
+/** Resolves with what asked the server to stop: the context's abort signal, or SIGINT/SIGTERM. */
+export function stopRequested(ctx: CliContext): Promise<string> {
+  const { signal } = ctx;
+  if (signal) {
+    return new Promise((resolve) => {
+      if (signal.aborted) return resolve('stop requested');
+      signal.addEventListener('abort', () => resolve('stop requested'), { once: true });
+    });
+  }
+  return new Promise((resolve) => {
+    const stop = (name: string) => () => {
+      // Handlers go after the first signal, so a second Ctrl-C ends the process at once.
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      resolve(name);
+    };
+    const onInt = stop('SIGINT');
+    const onTerm = stop('SIGTERM');
+    process.once('SIGINT', onInt);
+    process.once('SIGTERM', onTerm);
+  });
+}

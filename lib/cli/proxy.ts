@@ -20,9 +20,9 @@ import { CliContext } from './context';
 import { HttpLimits, PROXY_HTTP_LIMITS, loadHttpLimits } from './http-server';
 import { nginxCommand } from './nginx';
 import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, applyHeapGrowth, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
-import { checkAtStartup, stopWorker } from './lifecycle';
+import { checkAtStartup, closeServer, exitPromptly, stopRequested, stopWorker } from './lifecycle';
 import { degradations, observe, readinessChecks } from './observe';
-import { bindThenOpen, closeServer, exitPromptly, stopRequested } from './serve';
+import { bindThenOpen } from './serve';
 import { shadowStatusLines } from './shadow';
 
 export const PROXY_HELP = `usage: understudy proxy --upstream=<url> [--port=<port>] [--host=<host>] [--routes=<file>]

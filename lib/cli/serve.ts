@@ -21,7 +21,7 @@ import { CliError, parseCommandArgs, stringFlag } from './args';
 import { runCluster, workerCount } from './cluster';
 import { CliContext, displayHost, line, openConfiguredSite } from './context';
 import { trackConnections } from './drain';
-import { checkAtStartup, stopWorker } from './lifecycle';
+import { checkAtStartup, closeServer, exitPromptly, stopRequested, stopWorker } from './lifecycle';
 import { degradations, observe, readinessChecks } from './observe';
 import { HttpLimits, SERVE_HTTP_LIMITS, createHttpServer, loadHttpLimits } from './http-server';
 import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, applyHeapGrowth, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
@@ -146,44 +146,5 @@ export function listen(server: http.Server, { port, host }: ServerConfig): Promi
       server.off('error', reject);
       resolve();
     });
-  });
-}
-
-/** Closes a server and every connection to it at once (the metrics port, a start that failed). */
-export function closeServer(server: http.Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-}
-
-/**
- * After a shutdown asked for by a signal, the process ends even if a released job's handler is
- * still waiting on the network (its job is back in the queue; its late result would be refused).
- */
-export function exitPromptly(ctx: CliContext): void {
-  if (!ctx.signal) setTimeout(() => process.exit(process.exitCode ?? 0), 200).unref();
-}
-
-/** Resolves with what asked the server to stop: the context's abort signal, or SIGINT/SIGTERM. */
-export function stopRequested(ctx: CliContext): Promise<string> {
-  const { signal } = ctx;
-  if (signal) {
-    return new Promise((resolve) => {
-      if (signal.aborted) return resolve('stop requested');
-      signal.addEventListener('abort', () => resolve('stop requested'), { once: true });
-    });
-  }
-  return new Promise((resolve) => {
-    const stop = (name: string) => () => {
-      // Handlers go after the first signal, so a second Ctrl-C ends the process at once.
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-      resolve(name);
-    };
-    const onInt = stop('SIGINT');
-    const onTerm = stop('SIGTERM');
-    process.once('SIGINT', onInt);
-    process.once('SIGTERM', onTerm);
   });
 }

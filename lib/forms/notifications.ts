@@ -16,7 +16,7 @@ import { ClaimedJob } from '../jobs/queue';
 import { InvalidMailError, MailMessage } from '../mail/mailer';
 import type { Site } from '../wp/site';
 import { actionEmails } from './actions';
-import { Form, SubmissionData, insertSubmissionWithJobs } from './store';
+import { EncodedSubmission, Form, insertSubmissionWithJobs } from './store';
 
 export const NOTIFICATION_JOB = 'form_notification';
 
@@ -49,12 +49,12 @@ export interface SubmissionSource {
  * Stores the submission (when the form saves them) and queues its notification emails, in one
  * transaction. Throws when the database fails: then nothing is stored and nothing will be sent.
  */
-export async function acceptSubmission(site: Site, form: Form, data: SubmissionData, source: SubmissionSource): Promise<void> {
-  const emails = actionEmails(form, data, String(await site.options.get('admin_email', '')), site.logger);
+export async function acceptSubmission(site: Site, form: Form, submitted: EncodedSubmission, source: SubmissionSource): Promise<void> {
+  const emails = actionEmails(form, submitted.data, String(await site.options.get('admin_email', '')), site.logger);
   const host = hostOf(await site.homeUrl());
   const nowMs = site.clock.now();
   const submission = form.settings.save_submissions
-    ? { formId: form.id, data, isSpam: false, submittedAtMs: nowMs, userAgent: source.userAgent, ipAddress: source.ipAddress, refererUrl: source.refererUrl }
+    ? { formId: form.id, data: submitted, isSpam: false, submittedAtMs: nowMs, userAgent: source.userAgent, ipAddress: source.ipAddress, refererUrl: source.refererUrl }
     : null;
   await insertSubmissionWithJobs(site.db, submission, (submissionId) => emails.map(({ action, message }) => {
     const payload: NotificationPayload = { form_id: form.id, submission_id: submissionId, action, message: { ...message, messageId: messageIdFor(form.id, host) } };

@@ -47,7 +47,14 @@ export interface Submission {
   submittedAt: string;
 }
 
-export type NewSubmission = Omit<Submission, 'id' | 'submittedAt'> & { submittedAtMs: number };
+export type NewSubmission = Omit<Submission, 'id' | 'submittedAt' | 'data'> & { data: EncodedSubmission; submittedAtMs: number };
+
+/** A submission's fields with their stored form, encoded once: the submit checks its size, then stores it. */
+export interface EncodedSubmission {
+  data: SubmissionData;
+  /** PHP's json_encode of `data`, so rows look like the plugin's own. */
+  json: string;
+}
 export type SpamFilter = 'exclude' | 'only' | 'all';
 
 /** The statuses the plugin family lists in its admin and block selector (trash and auto-drafts are not forms). */
@@ -139,7 +146,7 @@ export async function deleteForm(site: Site, formId: number): Promise<number | n
   return writeWordPress(site, async (trx): Promise<number | null> => {
     // The post goes first: submissions are touched only when it really was a form.
     if (!(await deletePost(trx, db.tables, formId, FORM_POST_TYPE))) return null;
-    return Number(await trx(db.tables.frm('submissions')).where({ form_id: formId }).del());
+    return Number(await trx(db.tables.plugin('frm', 'submissions')).where({ form_id: formId }).del());
   });
 }
 
@@ -162,14 +169,11 @@ export async function insertSubmissionWithJobs(
   });
 }
 
-/**
- * Stores one submission, inside `trx` when given (with the jobs of its notifications); `data` is JSON
- * as PHP's json_encode writes it. Returns the row ID.
- */
+/** Stores one submission, inside `trx` when given (with the jobs of its notifications). Returns the row ID. */
 export async function insertSubmission(db: Database, submission: NewSubmission, trx: Knex | Knex.Transaction = db.knex): Promise<number> {
-  const [id] = await trx(db.tables.frm('submissions')).insert({
+  const [id] = await trx(db.tables.plugin('frm', 'submissions')).insert({
     form_id: submission.formId,
-    data: encodeSubmissionData(submission.data),
+    data: submission.data.json,
     // Free-text columns are TEXT on existing sites; a pathological header must not overflow them.
     user_agent: submission.userAgent.slice(0, 1000),
     ip_address: submission.ipAddress.slice(0, 255),
@@ -180,9 +184,8 @@ export async function insertSubmission(db: Database, submission: NewSubmission, 
   return Number(id);
 }
 
-/** The stored form of a submission's fields (PHP's json_encode, so rows look like the plugin's own). */
-export function encodeSubmissionData(data: SubmissionData): string {
-  return phpJsonEncode(data);
+export function encodeSubmission(data: SubmissionData): EncodedSubmission {
+  return { data, json: phpJsonEncode(data) };
 }
 
 export interface SubmissionPage {
@@ -220,17 +223,17 @@ export async function* submissionBatches(db: Database, formId: number, spam: Spa
 /** Deletes the listed submissions of this form (IDs of other forms' submissions are ignored). */
 export async function deleteSubmissions(db: Database, formId: number, ids: number[]): Promise<number> {
   if (!ids.length) return 0;
-  return db.knex(db.tables.frm('submissions')).where({ form_id: formId }).whereIn('id', ids).del();
+  return db.knex(db.tables.plugin('frm', 'submissions')).where({ form_id: formId }).whereIn('id', ids).del();
 }
 
 /** Marks the listed submissions of this form as not spam. */
 export async function unmarkSpam(db: Database, formId: number, ids: number[]): Promise<number> {
   if (!ids.length) return 0;
-  return db.knex(db.tables.frm('submissions')).where({ form_id: formId, is_spam: 1 }).whereIn('id', ids).update({ is_spam: 0 });
+  return db.knex(db.tables.plugin('frm', 'submissions')).where({ form_id: formId, is_spam: 1 }).whereIn('id', ids).update({ is_spam: 0 });
 }
 
 function submissionsQuery(db: Database, formId: number, spam: SpamFilter): Knex.QueryBuilder {
-  const query = db.knex(db.tables.frm('submissions')).where({ form_id: formId });
+  const query = db.knex(db.tables.plugin('frm', 'submissions')).where({ form_id: formId });
   if (spam === 'exclude') query.where({ is_spam: 0 });
   if (spam === 'only') query.where({ is_spam: 1 });
   return query;

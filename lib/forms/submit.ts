@@ -12,7 +12,7 @@ import type { Site } from '../wp/site';
 import { acceptSubmission } from './notifications';
 import { countSubmission } from './limit';
 import { GLOBAL_SETTINGS_OPTION, fieldNames, messageText, parseGlobalSettings } from './settings';
-import { FieldValue, Form, SubmissionData, encodeSubmissionData, findForm, insertSubmission } from './store';
+import { EncodedSubmission, FieldValue, Form, SubmissionData, encodeSubmission, findForm, insertSubmission } from './store';
 import { replaceDataVariables, urlEncode, valueAt } from './variables';
 
 /** The nonce action of the submit form (wp_create_nonce('frm_form_submit') for the visitor, or user 0). */
@@ -75,13 +75,14 @@ export async function submitForm(site: Site, input: SubmitInput): Promise<Submit
   if (global.enable_nonce && !(await input.verifyNonce(stringOf(input.fields._frm_nonce)))) {
     return failure(403, 'invalid_nonce', messageText(form.messages, 'invalid_nonce', SERVICE_TEXTS.invalid_nonce), detail);
   }
-  const data = formData(input.fields);
-  const tooLarge = Buffer.byteLength(encodeSubmissionData(data)) > MAX_DATA_BYTES;
+  const submitted = encodeSubmission(formData(input.fields));
+  const { data } = submitted;
+  const tooLarge = Buffer.byteLength(submitted.json) > MAX_DATA_BYTES;
   if (!honeypotIsEmpty(form, input.fields)) {
     // CASE: a bot. It is told "success" so it learns nothing; a human checking the list can still see it.
     // Spam is what the submission limit is for: it counts, and past the limit it is no longer stored.
     const limited = (await countSubmission(site, global, form.id, input.ipAddress))?.allowed === false;
-    if (form.settings.save_submissions && !tooLarge && !limited) await store(site, form, data, input, true);
+    if (form.settings.save_submissions && !tooLarge && !limited) await store(site, form, submitted, input, true);
     return { status: 200, body: successBody(form), outcome: 'spam' };
   }
   const problem = validate(form, data);
@@ -94,7 +95,7 @@ export async function submitForm(site: Site, input: SubmitInput): Promise<Submit
     return { ...failure(429, 'rate_limited', messageText(form.messages, 'rate_limited', SERVICE_TEXTS.rate_limited), detail), retryAfter: limit.retryAfter };
   }
   // Stored (when the form saves submissions) with its notification emails queued, in one transaction.
-  await acceptSubmission(site, form, data, input);
+  await acceptSubmission(site, form, submitted, input);
   const body = successBody(form);
   if (form.settings.redirect_url) body.redirect_url = replaceDataVariables(form.settings.redirect_url, data, urlEncode);
   return { status: 200, body, outcome: 'success' };
@@ -152,9 +153,9 @@ function failure(status: number, code: string, text: string, detail: boolean, fi
   return { status, body: errorBody(code, text, detail, fields), outcome: code };
 }
 
-async function store(site: Site, form: Form, data: SubmissionData, input: SubmitInput, isSpam: boolean): Promise<void> {
+async function store(site: Site, form: Form, submitted: EncodedSubmission, input: SubmitInput, isSpam: boolean): Promise<void> {
   await insertSubmission(site.db, {
-    formId: form.id, data, isSpam, submittedAtMs: site.clock.now(), userAgent: input.userAgent, ipAddress: input.ipAddress, refererUrl: input.refererUrl,
+    formId: form.id, data: submitted, isSpam, submittedAtMs: site.clock.now(), userAgent: input.userAgent, ipAddress: input.ipAddress, refererUrl: input.refererUrl,
   });
 }
 

@@ -1,7 +1,7 @@
 /**
  * Recording work for after the answer in the durable job table, in the same transaction as the change
  * that causes it: committed together, or not at all. Each plugin wraps this with its own kinds and
- * payload types (lib/support/jobs/enqueue.ts, lib/forms/notifications.ts).
+ * payload types (lib/support/enqueue.ts, lib/forms/notifications.ts).
  */
 import { Knex } from 'knex';
 import { Tables } from '../wp/db/tables';

@@ -45,7 +45,7 @@ export interface ClaimedJob {
  * of the storage map) now that the form service queues its jobs there too: existing sites have it.
  */
 export function jobsTable(tables: Tables): string {
-  return tables.svc('jobs');
+  return tables.plugin('svc', 'jobs');
 }
 
 /** How many due rows one claim looks at; losing a race on one moves on to the next. */

@@ -6,13 +6,13 @@
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readableRoute } from '../replay/route-key';
+import { readableRoute } from '../wp/rest/readable-route';
 import { clientIp, trustProxies } from '../wp/http/request-info';
 import { notesOf } from '../wp/http/request-notes';
 import type { TrustedProxies } from '../wp/http/trusted-proxies';
 import type { Health } from './health';
 import type { Metrics } from './metrics';
-import type { MetricsSource } from './metrics-server';
+import { MetricsSource, sendMetrics } from './metrics-server';
 import type { RequestLogger } from './request-log';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -108,16 +108,6 @@ async function answerMetricsWithToken(req: IncomingMessage, res: ServerResponse,
     return;
   }
   await sendMetrics(res, metrics);
-}
-
-/** The metrics text; with `--workers`, the primary's aggregation of every worker (cluster.ts). */
-export async function sendMetrics(res: ServerResponse, registry: MetricsSource): Promise<void> {
-  try {
-    const text = await registry.metrics();
-    res.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' }).end(text);
-  } catch (err) {
-    res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`metrics failed: ${(err as Error).message}\n`);
-  }
 }
 
 function sha256(text: string): Buffer {

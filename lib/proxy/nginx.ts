@@ -13,7 +13,7 @@
  * namespace holding a `pass` route) never sends a request to the wrong side.
  */
 import type { Surface } from '../app';
-import { readableRoute } from '../replay/route-key';
+import { readableRoute } from '../wp/rest/readable-route';
 import type { Routing } from './routing';
 
 export interface NginxOptions {

@@ -13,7 +13,8 @@ import type { Surface } from '../app';
 import { AjaxRegistry } from '../wp/ajax/dispatcher';
 import { registerCoreAjaxActions } from '../wp/ajax/core-actions';
 import routesSchema from '../../schema/proxy/routes.json';
-import { RequestTarget, readableRoute, routeGlob } from '../replay/route-key';
+import { RequestTarget, routeGlob } from '../replay/route-key';
+import { readableRoute } from '../wp/rest/readable-route';
 
 export type Mode = 'serve' | 'pass' | 'shadow' | 'record';
 

@@ -5,7 +5,8 @@
  * second time and what differs between its own two answers is noise, not reported.
  */
 import type { Logger } from '../logger';
-import { ActualResponse, Difference, compareResponses } from '../replay/compare';
+import { ActualResponse, compareResponses } from '../replay/compare';
+import type { Difference } from '../replay/compare-rules';
 import { Redactor } from '../replay/redact';
 import { ReplayRules, rulesFor } from '../replay/rules';
 import { ShadowStats } from './stats';

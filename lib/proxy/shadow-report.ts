@@ -3,7 +3,7 @@
  * the fields that differed most (with a redacted example each) and a verdict, the line a team reads
  * before moving a route from shadow to serve.
  */
-import type { Difference } from '../replay/compare';
+import type { Difference } from '../replay/compare-rules';
 import type { StoredEvidence } from './shadow-store';
 import { RouteCounters, matchRate } from './stats';
 

@@ -5,7 +5,7 @@
  * proxy processes on one database sum their traffic, and comparisons never wait for the database.
  */
 import type { Logger } from '../logger';
-import type { Difference } from '../replay/compare';
+import type { Difference } from '../replay/compare-rules';
 import type { Database } from '../wp/db/database';
 import type { ShadowEvidence } from './server';
 import type { ShadowDifference } from './shadow-queue';
@@ -146,7 +146,7 @@ export class ShadowStore implements ShadowEvidence {
   }
 
   private table(name: 'counts' | 'diffs'): string {
-    return this.db.tables.svc(`shadow_${name}`);
+    return this.db.tables.plugin('svc', `shadow_${name}`);
   }
 }
 
@@ -163,8 +163,8 @@ export interface StoredEvidence {
 
 /** Evidence of every route with counts or differences since `sinceSeconds` (unix time). */
 export async function readEvidence(db: Database, sinceSeconds: number): Promise<StoredEvidence[]> {
-  const counts = db.tables.svc('shadow_counts');
-  const diffs = db.tables.svc('shadow_diffs');
+  const counts = db.tables.plugin('svc', 'shadow_counts');
+  const diffs = db.tables.plugin('svc', 'shadow_diffs');
   const sums = Object.values(COLUMNS).map((c) => db.knex.raw('SUM(??) AS ??', [c, c]));
   const rows = await db.knex(counts).where('hour_start', '>=', sinceSeconds - (sinceSeconds % HOUR)).groupBy('route').select('route', ...sums);
   const byRoute = new Map<string, StoredEvidence>();

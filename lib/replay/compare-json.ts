@@ -2,7 +2,7 @@
  * Data comparison of two decoded JSON bodies: same types, same members (object key order ignored),
  * same list order unless the rules call a list unordered. Volatile strings and numbers compare by shape.
  */
-import type { CompareRules, Difference } from './compare';
+import type { CompareRules, Difference } from './compare-rules';
 import { memberStep } from './json-path';
 
 export function diffJson(want: unknown, got: unknown, path: string, rules: CompareRules, out: Difference[]): void {

@@ -2,7 +2,7 @@
  * Keeping secrets out of reports and logs. Results are redacted where they are made, so no report
  * (text, JSON, HTML, a shadow log line) ever receives a credential to leak.
  */
-import type { Difference } from './compare';
+import type { Difference } from './compare-rules';
 import { SECRET_HEADERS } from './credentials';
 
 export const REDACTED = '[redacted]';

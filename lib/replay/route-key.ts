@@ -6,6 +6,7 @@
 import { parsePhpQuery } from '../wp/http/php-query';
 import { formFields, phpReadsForm, restRouteOf } from '../wp/http/rest-route';
 import { queryString } from '../wp/http/request-info';
+import { readableRoute } from '../wp/rest/readable-route';
 import type { RestRegistry } from '../wp/rest/registry';
 import { escapeRegExp } from './json-path';
 
@@ -50,26 +51,6 @@ export function routeKeyOf(target: RequestTarget, registry?: RestRegistry): stri
 export function routeGlob(glob: string): RegExp {
   const source = glob.split('**').map((part) => part.split('*').map(escapeRegExp).join('[^/]*')).join('.*');
   return new RegExp(`^${source}$`, 'i');
-}
-
-/** `/support/v1/tickets/(?P<id>[\d]+)` → `/support/v1/tickets/{id}`: named groups become `{name}`. */
-export function readableRoute(fullRoute: string): string {
-  let out = '';
-  for (let i = 0; i < fullRoute.length; i++) {
-    const named = /^\(\?P?<(\w+)>/.exec(fullRoute.slice(i));
-    if (!named) {
-      out += fullRoute[i];
-      continue;
-    }
-    out += `{${named[1]}}`;
-    let depth = 0;
-    for (; i < fullRoute.length; i++) {
-      if (fullRoute[i] === '\\') i++;
-      else if (fullRoute[i] === '(') depth++;
-      else if (fullRoute[i] === ')' && --depth === 0) break;
-    }
-  }
-  return out;
 }
 
 /** Numeric and uuid path segments become `{id}` and `{uuid}`, so `/wp/v2/posts/7` groups with `/wp/v2/posts/8`. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import Ajv from 'ajv';
 import wordpressDefaults from '../../fixtures/replay/wordpress-rules.json';
 import rulesSchema from '../../schema/replay/rules.json';
-import type { CompareRules, VolatileRule } from './compare';
+import type { CompareRules, VolatileRule } from './compare-rules';
 import type { CredentialSubstitution } from './credentials';
 import { compileJsonPath } from './json-path';
 import { routeGlob } from './route-key';

@@ -4,7 +4,8 @@
  * the results grouped per route. Results are redacted here, so reports cannot leak credentials.
  */
 import type { Exchange } from './capture';
-import { Difference, compareResponses } from './compare';
+import { compareResponses } from './compare';
+import type { Difference } from './compare-rules';
 import { secretsOf, secretsOfSubstitutions, substituteCredentials } from './credentials';
 import { Redactor } from './redact';
 import { RequestTarget, routeKeyOf, targetOf } from './route-key';

@@ -26,11 +26,11 @@ export function requestHash(request: unknown): string {
 /** Claims the key in `trx`; returns false when another request holds it already. */
 export async function claimRequestKey(trx: Knex.Transaction, db: Database, rk: RequestKey, nowSeconds: number): Promise<boolean> {
   const row = { user_id: rk.userId, scope: rk.scope, request_key: rk.key, request_hash: requestHash(rk.request), resource_id: null, created_at: nowSeconds };
-  return insertUnlessTaken(trx, db.tables.svc('request_keys'), row, ['user_id', 'scope', 'request_key']);
+  return insertUnlessTaken(trx, db.tables.plugin('svc', 'request_keys'), row, ['user_id', 'scope', 'request_key']);
 }
 
 export async function recordRequestResult(trx: Knex.Transaction, db: Database, rk: RequestKey, resourceId: number): Promise<void> {
-  await trx(db.tables.svc('request_keys')).where({ user_id: rk.userId, scope: rk.scope, request_key: rk.key }).update({ resource_id: resourceId });
+  await trx(db.tables.plugin('svc', 'request_keys')).where({ user_id: rk.userId, scope: rk.scope, request_key: rk.key }).update({ resource_id: resourceId });
 }
 
 /**
@@ -38,14 +38,14 @@ export async function recordRequestResult(trx: Knex.Transaction, db: Database, r
  * replay that result (or be refused as a different request), never create anything.
  */
 export async function isRequestKeyStored(db: Database, rk: Omit<RequestKey, 'request'>): Promise<boolean> {
-  const row = await db.knex(db.tables.svc('request_keys'))
+  const row = await db.knex(db.tables.plugin('svc', 'request_keys'))
     .where({ user_id: rk.userId, scope: rk.scope, request_key: rk.key }).whereNotNull('resource_id').first('resource_id');
   return row !== undefined;
 }
 
 /** The resource the key's first request stored; refuses a key reused for a different request. */
 export async function storedResult(db: Database, rk: RequestKey): Promise<number> {
-  const row = await db.knex(db.tables.svc('request_keys'))
+  const row = await db.knex(db.tables.plugin('svc', 'request_keys'))
     .where({ user_id: rk.userId, scope: rk.scope, request_key: rk.key }).first('request_hash', 'resource_id');
   if (!row || row.resource_id === null) {
     throw new WpError('svc_request_in_progress', 'A request with this request_key is still being processed. Retry shortly.', 409);

@@ -5,10 +5,10 @@
  */
 import { Database } from '../wp/db/database';
 
-/** The first of these plugin tables (names without prefix, as `tables.svc()` takes them) that is missing, or null. */
+/** The first of these plugin tables (names without prefix, as `tables.plugin('svc', name)` takes them) that is missing, or null. */
 export async function missingPluginTable(db: Database, names: readonly string[]): Promise<string | null> {
   for (const name of names) {
-    if (!(await db.knex.schema.hasTable(db.tables.svc(name)))) return db.tables.svc(name);
+    if (!(await db.knex.schema.hasTable(db.tables.plugin('svc', name)))) return db.tables.plugin('svc', name);
   }
   return null;
 }

@@ -59,7 +59,7 @@ export class RateLimiter {
   async hit(bucket: string, limit: number, windowSeconds: number): Promise<RateDecision> {
     const now = unixSeconds(this.clock);
     const windowStart = now - (now % windowSeconds);
-    const table = this.db.tables.svc('rate_limits');
+    const table = this.db.tables.plugin('svc', 'rate_limits');
     const key = bucket.slice(0, 191);
     const hits = await this.db.knex.transaction(async (trx) => {
       await trx(table)
@@ -145,7 +145,7 @@ export class RateLimiter {
       tally.inFlight = tally.pending;
       tally.pending = 0;
     }
-    const table = this.db.tables.svc('rate_limits');
+    const table = this.db.tables.plugin('svc', 'rate_limits');
     try {
       const totals = await this.db.knex.transaction(async (trx) => {
         const written = held.filter((t) => t.inFlight > 0);

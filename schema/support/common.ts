@@ -12,6 +12,10 @@ export const commonSchema = {
     id: { type: 'integer', arg_options: { minimum: 1 } },
     /** A ticket's concurrency version, sent back with every change. */
     version: { type: 'integer', arg_options: { minimum: 0 } },
+    /** A ticket in a route's URL (`<id>`), the desk's and the portal's. */
+    ticket_id: { description: 'Unique identifier for the ticket.', $ref: 'common#/$defs/id' },
+    /** The version a change of a ticket is made from (an operation says whether it requires it). */
+    ticket_version: { description: "The ticket's version as last read; a stale version is refused.", $ref: 'common#/$defs/version' },
     /** A client's idempotency key: the same request repeated with it is stored once. */
     request_key: { type: 'string', minLength: 1, maxLength: 191 },
     /** The text of a message (a ticket's first one, a reply). */

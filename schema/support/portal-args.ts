@@ -6,9 +6,6 @@
 const siteId = { description: 'The connected site (its 12-character site-id).', $ref: 'common#/$defs/site_id' } as const;
 const email = { description: "The customer's email address.", $ref: 'common#/$defs/email', maxLength: 254, required: true } as const;
 
-const ticketId = { description: 'Unique identifier for the ticket.', $ref: 'common#/$defs/id' } as const;
-const ticketVersion = { description: "The ticket's version as last read; a stale version is refused.", $ref: 'common#/$defs/version', required: true } as const;
-
 export const portalOperations = {
   /** GET /sites/<site-id>/portal/config, DELETE /sites/<site-id>/portal/session */
   site: { site_id: siteId },
@@ -33,25 +30,25 @@ export const portalOperations = {
     message: { description: 'The first message.', $ref: 'message#/properties/body', required: true },
   },
   /** GET /sites/<site-id>/portal/tickets/<id> */
-  ticket: { site_id: siteId, id: ticketId },
+  ticket: { site_id: siteId, id: { $ref: 'common#/$defs/ticket_id' } },
   /** PATCH /sites/<site-id>/portal/tickets/<id> */
   status: {
     site_id: siteId,
-    id: ticketId,
-    version: ticketVersion,
+    id: { $ref: 'common#/$defs/ticket_id' },
+    version: { $ref: 'common#/$defs/ticket_version', required: true },
     status: { description: 'resolved to resolve the ticket, open to reopen it (as the site allows).', type: 'string', enum: ['open', 'resolved'], required: true },
   },
   /** POST /sites/<site-id>/portal/tickets/<id>/messages */
   reply: {
     site_id: siteId,
-    id: ticketId,
+    id: { $ref: 'common#/$defs/ticket_id' },
     message: { description: 'Text of the reply.', $ref: 'message#/properties/body', required: true },
-    version: ticketVersion,
+    version: { $ref: 'common#/$defs/ticket_version', required: true },
   },
   /** GET /sites/<site-id>/portal/tickets/<id>/attachments/<file-id> */
   attachment: {
     site_id: siteId,
-    id: ticketId,
+    id: { $ref: 'common#/$defs/ticket_id' },
     file_id: { description: 'Unique identifier for the attachment.', $ref: 'common#/$defs/id' },
     inline: { description: 'Show an image in the browser instead of downloading it (PNG, JPEG, GIF, WebP and AVIF only).', type: 'boolean', default: false },
   },

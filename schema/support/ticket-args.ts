@@ -8,8 +8,6 @@
  * POSTs, edit otherwise), a `$ref` to ./common.ts is the shared definition, and keywords written
  * beside a `$ref` replace the target's.
  */
-const ticketId = { description: 'Unique identifier for the ticket.', $ref: 'common#/$defs/id' } as const;
-const ticketVersion = { description: "The ticket's version as last read; a stale version is refused.", $ref: 'common#/$defs/version', required: true } as const;
 
 export const ticketOperations = {
   list: {
@@ -26,30 +24,30 @@ export const ticketOperations = {
     request_key: { description: "A key of the client's choosing: repeating the request with it returns the ticket stored the first time.", $ref: 'common#/$defs/request_key' },
   },
   item: {
-    id: ticketId,
+    id: { $ref: 'common#/$defs/ticket_id' },
   },
   update: {
-    id: ticketId,
-    version: ticketVersion,
+    id: { $ref: 'common#/$defs/ticket_id' },
+    version: { $ref: 'common#/$defs/ticket_version', required: true },
     status: { description: 'New status.', $ref: 'ticket#/properties/status' },
     priority: { description: 'Agents only: new priority.', $ref: 'ticket#/properties/priority' },
     assignee: { description: "Agents only: the agent's user ID, or 0 or null to unassign.", $ref: 'ticket#/properties/assignee' },
   },
   reply: {
-    id: ticketId,
+    id: { $ref: 'common#/$defs/ticket_id' },
     body: { description: 'Text of the reply.', $ref: 'message#/properties/body', required: true },
-    version: ticketVersion,
+    version: { $ref: 'common#/$defs/ticket_version', required: true },
     request_key: { description: "A key of the client's choosing: repeating the request with it returns the reply stored the first time.", $ref: 'common#/$defs/request_key' },
     visibility: { description: 'public, or internal for an agent-only note.', $ref: 'message#/properties/visibility', default: 'public' },
   },
   delivery: {
-    id: ticketId,
+    id: { $ref: 'common#/$defs/ticket_id' },
     delivery_id: { description: 'Unique identifier for the delivery.', $ref: 'common#/$defs/id' },
     action: { description: 'retry a failed delivery, or cancel one not yet sent.', type: 'string', enum: ['retry', 'cancel'], required: true },
     attempts: { description: "The delivery's attempt count as last read; a different count is refused.", $ref: 'delivery#/properties/attempts', required: true },
   },
   attachment: {
-    id: ticketId,
+    id: { $ref: 'common#/$defs/ticket_id' },
     file_id: { description: 'Unique identifier for the attachment.', $ref: 'common#/$defs/id' },
     inline: { description: 'Show an image in the browser instead of downloading it (PNG, JPEG, GIF, WebP and AVIF only).', type: 'boolean', default: false },
   },

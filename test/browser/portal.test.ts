@@ -276,7 +276,7 @@ describe('the customer portal script', function () {
     await heading('Sign in to Shop support');
     await waitForStatus('You are signed out.');
     assert.equal(await page.evaluate((key: string) => window.sessionStorage.getItem(key), `svc_portal_session:${siteId}`), null);
-    assert.equal((await t.site.db.knex(t.site.db.tables.svc('portal_sessions')).where({ site_id: siteId, email })).length, 0, 'the token is revoked');
+    assert.equal((await t.site.db.knex(t.site.db.tables.plugin('svc', 'portal_sessions')).where({ site_id: siteId, email })).length, 0, 'the token is revoked');
   });
 
   it('works over a ?rest_route= REST root: keeps the session across a reload, goes back to sign-in on 401, says when to retry a code', async () => {
@@ -295,7 +295,7 @@ describe('the customer portal script', function () {
       assert.equal(await page.getByText(`Signed in as ${email}.`).count(), 1);
 
       // The session ends on the desk's side (revoked elsewhere): the next call says so and asks to sign in.
-      await t.site.db.knex(t.site.db.tables.svc('portal_sessions')).where({ site_id: siteId, email }).delete();
+      await t.site.db.knex(t.site.db.tables.plugin('svc', 'portal_sessions')).where({ site_id: siteId, email }).delete();
       await page.getByRole('button', { name: 'New ticket' }).click();
       await page.getByLabel('Subject').fill('Lost');
       await page.getByLabel('Message').fill('Hello?');

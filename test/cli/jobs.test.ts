@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import cron from 'node-cron';
 import { runCli } from '../../lib/cli';
 import { OpenedSite } from '../../lib/boot';
-import { enqueueJob } from '../../lib/support/jobs/enqueue';
+import { enqueueJob } from '../../lib/support/enqueue';
 import { systemClock, unixSeconds } from '../../lib/wp/clock';
 import { ScratchDatabase, scratchDatabase } from '../harness/db';
 import { eventually } from '../harness/eventually';
@@ -32,7 +32,7 @@ describe('understudy jobs and alerts', function () {
     await receiver?.close();
   });
 
-  const jobs = () => opened.site.db.knex(opened.site.db.tables.svc('jobs'));
+  const jobs = () => opened.site.db.knex(opened.site.db.tables.plugin('svc', 'jobs'));
   const T = 1_795_000_000;
 
   describe('jobs', () => {

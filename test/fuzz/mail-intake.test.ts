@@ -356,7 +356,7 @@ describe('fuzz: mail intake', function () {
   /** The receipt the answer names, and what it says was stored. */
   async function assertStored(answer: Record<string, any>, mailboxKey: string, what: string): Promise<Buffer | null> {
     const { site } = oracle;
-    const receipt = await site.db.knex(site.db.tables.svc('mail_receipts')).where({ receipt_id: answer.receipt_id }).first();
+    const receipt = await site.db.knex(site.db.tables.plugin('svc', 'mail_receipts')).where({ receipt_id: answer.receipt_id }).first();
     assert.ok(receipt, `no receipt ${answer.receipt_id}: ${what}`);
     assert.equal(receipt.mailbox, mailboxKey);
     assert.equal(receipt.outcome, answer.outcome, what);

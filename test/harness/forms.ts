@@ -105,7 +105,7 @@ export interface SubmissionRow {
 
 /** Writes a submission row directly into `{p}frm_submissions`; returns its ID. */
 export async function insertSubmissionRow(site: Site, row: SubmissionRow): Promise<number> {
-  const [id] = await site.db.knex(site.db.tables.frm('submissions')).insert({
+  const [id] = await site.db.knex(site.db.tables.plugin('frm', 'submissions')).insert({
     form_id: row.form_id,
     data: typeof row.data === 'string' ? row.data : JSON.stringify(row.data),
     is_spam: row.is_spam ?? 0,
@@ -119,7 +119,7 @@ export async function insertSubmissionRow(site: Site, row: SubmissionRow): Promi
 
 /** The submissions table's rows for a form, oldest first, with `data` parsed. */
 export async function submissionRows(site: Site, formId: number): Promise<Array<Record<string, any>>> {
-  const rows = await site.db.knex(site.db.tables.frm('submissions')).where({ form_id: formId }).orderBy('id');
+  const rows = await site.db.knex(site.db.tables.plugin('frm', 'submissions')).where({ form_id: formId }).orderBy('id');
   return rows.map((r: Record<string, any>) => ({ ...r, is_spam: Number(r.is_spam), data: JSON.parse(r.data) }));
 }
 

@@ -57,7 +57,7 @@ export function inboundPost(app: Express, mailbox: IssuedCredentials) {
 
 /** The receipt rows of a mailbox. */
 export function receipts(site: Site, mailboxKey: string) {
-  return site.db.knex(site.db.tables.svc('mail_receipts')).where({ mailbox: mailboxKey }).orderBy('id');
+  return site.db.knex(site.db.tables.plugin('svc', 'mail_receipts')).where({ mailbox: mailboxKey }).orderBy('id');
 }
 
 /** A post's meta as a plain object (first value of each key). */

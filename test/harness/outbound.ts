@@ -77,5 +77,5 @@ export function turnTeamAlertsOn(site: Site): Promise<void> {
 
 /** The job rows of a kind, oldest first. */
 export function jobsOf(site: Site, kind: string) {
-  return site.db.knex(site.db.tables.svc('jobs')).where({ kind }).orderBy('id');
+  return site.db.knex(site.db.tables.plugin('svc', 'jobs')).where({ kind }).orderBy('id');
 }

@@ -11,7 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import { Logger } from '../../logger';
 import { OutgoingAllowance } from '../../wp/http/outgoing-allow';
 import { safeGet } from '../../wp/http/safe-remote';
-import { userAgent } from '../outbound/user-agent';
+import { userAgent } from '../user-agent';
 
 export interface FetchLimits {
   timeoutMs: number;

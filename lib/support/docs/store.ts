@@ -109,7 +109,7 @@ export interface DocVote {
 
 /** Stores the vote; true when it replaced the visitor's vote of that day on that doc. */
 export async function replaceDocVote(ctx: WriteContext, vote: DocVote): Promise<boolean> {
-  const votes = ctx.tables.svc('doc_votes');
+  const votes = ctx.tables.plugin('svc', 'doc_votes');
   const key = { doc_id: vote.docId, visitor: vote.visitorHash, vote_day: vote.day };
   const replaced = (await ctx.trx(votes).where(key).first('id')) !== undefined;
   const values = { helpful: vote.helpful ? 1 : 0, comment: vote.comment, voted_at: ctx.nowSeconds };
@@ -131,7 +131,7 @@ export interface DocFeedbackTotals extends FeedbackCounts {
 /** Totals per doc that has votes (all docs, or those of `docIds`), by doc ID; in `trx` when given. */
 export async function feedbackTotals(db: Database, docIds?: readonly number[], trx?: Knex.Transaction): Promise<DocFeedbackTotals[]> {
   const knex = trx ?? db.knex;
-  const query = knex(db.tables.svc('doc_votes'))
+  const query = knex(db.tables.plugin('svc', 'doc_votes'))
     .select('doc_id')
     .sum({ helpful: 'helpful' })
     .count({ votes: '*' })

@@ -69,12 +69,12 @@ export interface ReceiptKey {
 export async function claimReceipt(trx: Knex.Transaction, tables: Tables, key: ReceiptKey, nowSeconds: number): Promise<string | null> {
   const receiptId = newReceiptId();
   const row = { receipt_id: receiptId, mailbox: key.mailbox, dedupe_key: key.dedupeKey, outcome: 'pending', created_at: nowSeconds };
-  return (await insertUnlessTaken(trx, tables.svc('mail_receipts'), row, ['mailbox', 'dedupe_key'])) ? receiptId : null;
+  return (await insertUnlessTaken(trx, tables.plugin('svc', 'mail_receipts'), row, ['mailbox', 'dedupe_key'])) ? receiptId : null;
 }
 
 /** Records the outcome in the same transaction as the writes it describes. */
 export async function completeReceipt(trx: Knex.Transaction, tables: Tables, receipt: Receipt, details: ReceiptDetails): Promise<void> {
-  await trx(tables.svc('mail_receipts')).where({ receipt_id: receipt.receiptId }).update({
+  await trx(tables.plugin('svc', 'mail_receipts')).where({ receipt_id: receipt.receiptId }).update({
     outcome: receipt.outcome, reason: receipt.reason, ticket_id: receipt.ticketId, message_id: receipt.messageId, ...detailColumns(details),
   });
 }
@@ -95,14 +95,14 @@ export async function storeReceipts(trx: Knex.Transaction, tables: Tables, recei
     receipt_id: receipt.receiptId, mailbox: key.mailbox, dedupe_key: key.dedupeKey, outcome: receipt.outcome, reason: receipt.reason,
     ticket_id: receipt.ticketId, message_id: receipt.messageId, created_at: nowSeconds, ...detailColumns(details),
   }));
-  return (await insertEachUnlessTaken(trx, tables.svc('mail_receipts'), rows, ['mailbox', 'dedupe_key'])) === rows.length;
+  return (await insertEachUnlessTaken(trx, tables.plugin('svc', 'mail_receipts'), rows, ['mailbox', 'dedupe_key'])) === rows.length;
 }
 
 /** Which of these keys already hold a receipt (compared as MySQL's `_ci` index compares them: case aside). */
 export async function storedKeys(trx: Knex.Transaction, tables: Tables, keys: ReceiptKey[]): Promise<Set<string>> {
   if (!keys.length) return new Set();
   // Both columns as lists: the unique index serves it on both engines (a batch has one mailbox, mostly).
-  const rows = await trx(tables.svc('mail_receipts')).whereIn('mailbox', [...new Set(keys.map((k) => k.mailbox))])
+  const rows = await trx(tables.plugin('svc', 'mail_receipts')).whereIn('mailbox', [...new Set(keys.map((k) => k.mailbox))])
     .whereIn('dedupe_key', [...new Set(keys.map((k) => k.dedupeKey))]).select('mailbox', 'dedupe_key');
   const wanted = new Set(keys.map(keyText));
   return new Set(rows.map((r: { mailbox: string; dedupe_key: string }) => keyText({ mailbox: r.mailbox, dedupeKey: r.dedupe_key })).filter((k: string) => wanted.has(k)));
@@ -119,7 +119,7 @@ export function newReceiptId(): string {
 }
 
 export async function findReceipt(db: Database, key: ReceiptKey): Promise<Receipt | null> {
-  const row = await db.knex(db.tables.svc('mail_receipts')).where({ mailbox: key.mailbox, dedupe_key: key.dedupeKey })
+  const row = await db.knex(db.tables.plugin('svc', 'mail_receipts')).where({ mailbox: key.mailbox, dedupe_key: key.dedupeKey })
     .first('receipt_id', 'outcome', 'reason', 'ticket_id', 'message_id');
   if (!row) return null;
   return {
@@ -146,7 +146,7 @@ export async function countReceipts(db: Database, filter: ReceiptFilter): Promis
 
 /** A receipt by its ID (as the sender holds it), or null. */
 export async function findReceiptById(db: Database, receiptId: string): Promise<StoredReceipt | null> {
-  const row = await db.knex(db.tables.svc('mail_receipts')).where({ receipt_id: receiptId }).first(LISTED_COLUMNS);
+  const row = await db.knex(db.tables.plugin('svc', 'mail_receipts')).where({ receipt_id: receiptId }).first(LISTED_COLUMNS);
   return row ? toStoredReceipt(row) : null;
 }
 
@@ -155,17 +155,17 @@ export async function findReceiptById(db: Database, receiptId: string): Promise<
  * ends (MySQL; SQLite runs one write at a time), so a concurrent opening waits here and then reads it.
  */
 export async function lockOpenedTicket(trx: Knex.Transaction, tables: Tables, receiptId: string): Promise<number | null> {
-  const row = await trx(tables.svc('mail_receipts')).where({ receipt_id: receiptId }).forUpdate().first('ticket_id');
+  const row = await trx(tables.plugin('svc', 'mail_receipts')).where({ receipt_id: receiptId }).forUpdate().first('ticket_id');
   return row?.ticket_id === null || row?.ticket_id === undefined ? null : Number(row.ticket_id);
 }
 
 /** Records the ticket an agent opened from the receipt's message; the outcome stays `ignored`, as intake decided. */
 export async function recordOpenedTicket(trx: Knex.Transaction, tables: Tables, receiptId: string, opened: { ticketId: number; messageId: number }): Promise<void> {
-  await trx(tables.svc('mail_receipts')).where({ receipt_id: receiptId }).update({ ticket_id: opened.ticketId, message_id: opened.messageId });
+  await trx(tables.plugin('svc', 'mail_receipts')).where({ receipt_id: receiptId }).update({ ticket_id: opened.ticketId, message_id: opened.messageId });
 }
 
 function filtered(db: Database, filter: ReceiptFilter): Knex.QueryBuilder {
-  const query = db.knex(db.tables.svc('mail_receipts'));
+  const query = db.knex(db.tables.plugin('svc', 'mail_receipts'));
   if (filter.outcome !== undefined) query.where('outcome', filter.outcome);
   if (filter.reason !== undefined) query.where('reason', filter.reason);
   if (filter.mailbox !== undefined) query.where('mailbox', filter.mailbox);

@@ -8,7 +8,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { TeamAlertBody } from './team-alert';
-import { userAgent } from './user-agent';
+import { userAgent } from '../user-agent';
 
 export interface AlertTarget {
   url: string;

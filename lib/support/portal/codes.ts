@@ -4,7 +4,7 @@
  * whether or not anyone has it, so the answer says nothing about accounts.
  */
 import { randomInt, timingSafeEqual } from 'node:crypto';
-import { enqueueJob } from '../jobs/enqueue';
+import { enqueueJob } from '../enqueue';
 import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
 import { ConnectedSite } from '../sites/store';

@@ -29,7 +29,7 @@ export interface PortalSessionRow {
 }
 
 function codes(ctx: WriteContext): Knex.QueryBuilder {
-  return ctx.trx(ctx.tables.svc('portal_codes'));
+  return ctx.trx(ctx.tables.plugin('svc', 'portal_codes'));
 }
 
 /** The address's pending code, locked until the write commits (FOR UPDATE): a concurrent send or sign-in waits. */
@@ -70,7 +70,7 @@ export async function deletePortalCode(ctx: WriteContext, id: number): Promise<v
 }
 
 function sessions(db: Database): Knex.QueryBuilder {
-  return db.knex(db.tables.svc('portal_sessions'));
+  return db.knex(db.tables.plugin('svc', 'portal_sessions'));
 }
 
 /** Stores a session; returns its ID. */
@@ -98,6 +98,6 @@ export async function deletePortalSession(db: Database, id: number): Promise<voi
  */
 export async function deleteExpiredPortalRows(db: Database, nowSeconds: number): Promise<void> {
   for (const table of ['portal_codes', 'portal_sessions']) {
-    await db.knex(db.tables.svc(table)).where('expires_at', '<=', nowSeconds).del();
+    await db.knex(db.tables.plugin('svc', table)).where('expires_at', '<=', nowSeconds).del();
   }
 }

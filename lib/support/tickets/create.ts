@@ -3,7 +3,7 @@
  * team alert, and the request key, all in one transaction committed before the answer.
  */
 import { Site } from '../../wp/site';
-import { enqueueTeamAlert } from '../jobs/enqueue';
+import { enqueueTeamAlert } from '../enqueue';
 import { Actor } from './actor';
 import { attachFiles, checkFileCount, fileFingerprints, saveFiles } from './attachments';
 import { isRequestKeyStored } from '../request-keys';

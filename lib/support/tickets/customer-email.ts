@@ -15,7 +15,16 @@ import { WpUser } from '../../wp/users';
 
 /** The form two addresses are compared in, or null for an address that owns nothing by email. */
 export function ownershipEmailKey(address: string): string | null {
-  if (!/^[\x21-\x7e]+$/.test(address) || !isEmail(address)) return null;
+  const key = storedEmailKey(address);
+  return key !== null && isEmail(address) ? key : null;
+}
+
+/**
+ * A ticket's stored address as whereOwnerEmail() compares it in SQL (the list index keys tickets by it):
+ * printable ASCII with its ASCII letters lower-cased, or null.
+ */
+export function storedEmailKey(address: string): string | null {
+  if (!/^[\x21-\x7e]+$/.test(address)) return null;
   return address.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 

@@ -5,7 +5,7 @@
  */
 import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
-import { enqueueJob } from '../jobs/enqueue';
+import { enqueueJob } from '../enqueue';
 import { DELIVERY_META, POST_TYPE } from './rows';
 import { findDelivery } from './store';
 import { Delivery, DeliveryAction } from './types';

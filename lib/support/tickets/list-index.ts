@@ -5,7 +5,7 @@
  * ID. Pure data: ./list-live.ts keeps it in step with the database. The filters mean exactly what
  * ./list-query.ts means in SQL.
  */
-import { ownershipEmailKey } from './customer-email';
+import { ownershipEmailKey, storedEmailKey } from './customer-email';
 import { TicketFilter } from './list-query';
 import { TICKET_POST_STATUSES, postStatusOf } from './rows';
 import { Ticket, TicketPriority } from './types';
@@ -370,9 +370,7 @@ export class TicketListIndex {
   }
 
   private coded(row: ListFields): Row {
-    const { email } = row;
-    // As ./customer-email.ts's whereOwnerEmail() compares stored addresses in SQL.
-    const emailKey = /^[\x21-\x7e]+$/.test(email) ? email.replace(/[A-Z]+/g, (l) => l.toLowerCase()) : null;
+    const emailKey = storedEmailKey(row.email);
     return {
       id: row.id,
       activity: Number(row.modified.replace(/\D/g, '').slice(0, 14)) || 0,

@@ -6,7 +6,7 @@ import { WpError } from '../../wp/errors';
 import { SupportSettings } from '../settings';
 import { Actor } from './actor';
 import { sameOwnerEmail } from './customer-email';
-import { Ticket, TicketStatus } from './types';
+import { Ticket, TicketChanges, TicketStatus } from './types';
 
 export function ticketNotFound(): WpError {
   return new WpError('svc_ticket_not_found', 'Ticket not found.', 404);
@@ -30,11 +30,22 @@ export function canSeeTicket(actor: Actor, ticket: Ticket): boolean {
 }
 
 /**
+ * Whether the actor may make these changes to this ticket: one they may not see is not found (before
+ * anything else is said about it); a customer may change only the status, along the moves allowed.
+ */
+export function checkTicketUpdate(actor: Actor, ticket: Ticket, changes: TicketChanges, settings: SupportSettings): WpError | null {
+  if (!canSeeTicket(actor, ticket)) return ticketNotFound();
+  const fields = (['status', 'priority', 'assignee'] as const).filter((f) => changes[f] !== undefined);
+  return checkEditableFields(actor, fields)
+    ?? (changes.status ? checkStatusMove(actor, ticket.status, changes.status, settings) : null);
+}
+
+/**
  * The status moves a ticket allows. Agents may set any status. Customers may only resolve an open or
  * waiting ticket (when `customer_can_resolve`) and reopen a resolved one (when `customer_can_reopen`):
  * the desk's settings, or in a site's portal that site's.
  */
-export function checkStatusMove(actor: Actor, from: TicketStatus, to: TicketStatus, settings: SupportSettings): WpError | null {
+function checkStatusMove(actor: Actor, from: TicketStatus, to: TicketStatus, settings: SupportSettings): WpError | null {
   if (actor.agent || from === to) return null;
   const rules = actor.portal ?? settings;
   if (to === 'resolved' && rules.customerCanResolve) return null;
@@ -46,7 +57,7 @@ export function checkStatusMove(actor: Actor, from: TicketStatus, to: TicketStat
 }
 
 /** Customers may change only the status of their ticket. */
-export function checkEditableFields(actor: Actor, fields: string[]): WpError | null {
+function checkEditableFields(actor: Actor, fields: string[]): WpError | null {
   if (actor.agent) return null;
   const forbidden = fields.filter((f) => f !== 'status');
   return forbidden.length

@@ -5,7 +5,7 @@
  */
 import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
-import { enqueueJob, enqueueTeamAlert } from '../jobs/enqueue';
+import { enqueueJob, enqueueTeamAlert } from '../enqueue';
 import { Actor } from './actor';
 import { attachFiles, checkFileCount, fileFingerprints } from './attachments';
 import { isRequestKeyStored } from '../request-keys';

@@ -24,6 +24,15 @@ export const DELIVERY_STATUSES: readonly DeliveryStatus[] = deliverySchema.prope
 export type DeliveryAction = (typeof ticketOperations.delivery.action.enum)[number];
 export type Assignment = (typeof ticketOperations.list.assignment.enum)[number];
 
+/** A change of a ticket's status, priority or assignee, from the version the caller read. */
+export interface TicketChanges {
+  version: number;
+  status?: TicketStatus;
+  priority?: TicketPriority;
+  /** A user ID, or null/0 to unassign. */
+  assignee?: number | null;
+}
+
 export interface Ticket {
   id: number;
   subject: string;

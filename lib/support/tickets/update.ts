@@ -6,35 +6,22 @@ import { WpError } from '../../wp/errors';
 import { Site } from '../../wp/site';
 import { readSettings } from '../settings';
 import { Actor } from './actor';
-import { canSeeTicket, checkEditableFields, checkStatusMove, staleVersion, ticketNotFound } from './policy';
+import { checkTicketUpdate, staleVersion, ticketNotFound } from './policy';
 import { TICKET_META } from './rows';
 import { findTicket } from './store';
-import { Ticket, TicketPriority, TicketStatus } from './types';
+import { Ticket, TicketChanges } from './types';
 import { writeSupport } from '../write';
 import { advanceVersion, touchTicket } from './writes';
 import { updatePostMeta } from '../../wp/posts';
 
-export interface TicketChanges {
-  version: number;
-  status?: TicketStatus;
-  priority?: TicketPriority;
-  /** A user ID, or null/0 to unassign. */
-  assignee?: number | null;
-}
-
 export async function updateTicket(site: Site, actor: Actor, ticketId: number, changes: TicketChanges): Promise<Ticket> {
   const settings = await readSettings(site.options);
-  const fields = (['status', 'priority', 'assignee'] as const).filter((f) => changes[f] !== undefined);
-  const fieldError = checkEditableFields(actor, fields);
   if (changes.assignee) await checkAssignee(site, changes.assignee);
   await writeSupport(site, {}, async (ctx) => {
     const ticket = await findTicket(site.db, ticketId, ctx.trx);
-    if (!ticket || !canSeeTicket(actor, ticket)) throw ticketNotFound();
-    if (fieldError) throw fieldError;
-    if (changes.status) {
-      const moveError = checkStatusMove(actor, ticket.status, changes.status, settings);
-      if (moveError) throw moveError;
-    }
+    if (!ticket) throw ticketNotFound();
+    const refusal = checkTicketUpdate(actor, ticket, changes, settings);
+    if (refusal) throw refusal;
     if (!differs(ticket, changes)) {
       if (ticket.version !== changes.version) throw staleVersion(ticket.version);
       return;

@@ -30,7 +30,7 @@ export async function installCoreTablesIfMissing(db: Database): Promise<boolean>
 /** Applies the migrations not yet recorded; safe to run from several processes at once. */
 export async function migrate(db: Database, migrations: Migration[]): Promise<string[]> {
   const { knex, tables } = db;
-  const ledger = tables.svc('migrations');
+  const ledger = tables.plugin('svc', 'migrations');
   if (!(await knex.schema.hasTable(ledger))) {
     await createIfMissing(db, ledger, (t) => {
       t.string('name', 191).primary();

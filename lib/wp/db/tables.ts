@@ -41,8 +41,6 @@ export class Tables {
   /** Option holding the role definitions: `{blog_prefix}user_roles`. */
   get userRolesOption(): string { return `${this.blogPrefix}user_roles`; }
 
-  /** A plugin-owned table of the support desk: `{p}svc_<name>`. */
-  svc(name: string): string { return `${this.blogPrefix}svc_${name}`; }
-  /** A plugin-owned table of the form service: `{p}frm_<name>`. */
-  frm(name: string): string { return `${this.blogPrefix}frm_${name}`; }
+  /** A plugin's own table, `{p}<plugin>_<name>`: the support desk's `svc_…`, the form service's `frm_…`. */
+  plugin(plugin: string, name: string): string { return `${this.blogPrefix}${plugin}_${name}`; }
 }

@@ -13,6 +13,7 @@ import { WordPressChanges } from '../changes';
 import { errorText } from '../errors';
 import { Site } from '../site';
 import { InvalidateOptions, ObjectCacheInvalidator } from './invalidator';
+import type { KeptCoherence } from './status';
 
 /** How long after a write its changes are invalidated a second time. */
 export const SECOND_PASS_MS = 1_000;
@@ -24,7 +25,7 @@ export interface CoherenceOptions {
   secondPassMs?: number;
 }
 
-export class ObjectCacheCoherence {
+export class ObjectCacheCoherence implements KeptCoherence {
   private lastFailureLog = -Infinity;
   /** Second passes waiting for their time, with their changes; and those under way. */
   private readonly secondPasses = new Map<NodeJS.Timeout, WordPressChanges>();

@@ -22,6 +22,3 @@ export interface ObjectCacheInvalidator {
   invalidate(changes: WordPressChanges, options?: InvalidateOptions): Promise<void>;
   close(): Promise<void>;
 }
-
-export { redisInvalidator, type RedisCacheConfig } from './redis';
-export { memcachedInvalidator, type MemcachedCacheConfig } from './memcached';

@@ -4,8 +4,9 @@
  * the two consequences of a cache Understudy cannot keep coherent: degraded readiness, and, when
  * OBJECT_CACHE_UNKNOWN=refuse-writes, writes refused.
  */
+import { WordPressChanges } from '../changes';
 import { WpError } from '../errors';
-import type { ObjectCacheCoherence } from './coherence';
+import { ObjectCacheInvalidator } from './invalidator';
 import { ObjectCacheChoice, ObjectCacheSetting } from './setting';
 
 /** off: no persistent cache; ok: kept coherent; unreachable: the cache did not answer last time; uncovered: nothing can keep it coherent. */
@@ -20,13 +21,25 @@ export type InvalidationResult = 'ok' | 'failed' | 'uncovered';
 /** The reason codes readiness shows (the details go to the log: they name files and hosts). */
 export type ObjectCacheDegradation = 'object_cache_uncovered' | 'object_cache_unreachable';
 
+/**
+ * What keeps the cache coherent after each write (ObjectCacheCoherence, ./coherence.ts), as the status
+ * holds it for the retry job and for closing: named by what it does, since coherence.ts reads the site,
+ * whose writes read this status.
+ */
+export interface KeptCoherence {
+  readonly invalidator: ObjectCacheInvalidator | null;
+  /** One invalidation, counted; false when the cache could not be reached. */
+  invalidate(changes: WordPressChanges): Promise<boolean>;
+  close(): Promise<void>;
+}
+
 const NO_CACHE: ObjectCacheChoice = { setting: { kind: 'none' }, foundBy: 'no setting', onUncovered: 'degrade' };
 
 export class ObjectCacheStatus {
   readonly choice: ObjectCacheChoice;
   private answered = true;
   private readonly counts = new Map<InvalidationResult, number>();
-  private kept: ObjectCacheCoherence | null = null;
+  private kept: KeptCoherence | null = null;
 
   constructor(choice: ObjectCacheChoice | undefined) {
     this.choice = choice ?? NO_CACHE;
@@ -44,11 +57,11 @@ export class ObjectCacheStatus {
   }
 
   /** What invalidates the cache after each write (./coherence.ts), once the site is opened; null before, or in a bare site. */
-  get coherence(): ObjectCacheCoherence | null {
+  get coherence(): KeptCoherence | null {
     return this.kept;
   }
 
-  keep(coherence: ObjectCacheCoherence): void {
+  keep(coherence: KeptCoherence): void {
     this.kept = coherence;
   }
 

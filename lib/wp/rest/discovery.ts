@@ -4,7 +4,7 @@
  */
 import { WpError } from '../errors';
 import { argsForIndex } from './args';
-import type { CompiledRoute, RestRegistry } from './registry';
+import type { CompiledRoute, RouteTable } from './route-table';
 import { RestRequest, RouteDeclaration, allowAnyone } from './route';
 import { Site } from '../site';
 
@@ -29,7 +29,7 @@ export async function routeData(site: Site, route: CompiledRoute, context: Conte
 }
 
 /** WP: rest_handle_options_request(): the first route (of all routes) matching the path, or `[]`. */
-export async function optionsData(site: Site, registry: RestRegistry, path: string): Promise<unknown> {
+export async function optionsData(site: Site, registry: RouteTable, path: string): Promise<unknown> {
   const found = registry.routesFor(path, true)[0];
   return found ? routeData(site, found.route, 'help') : [];
 }
@@ -46,7 +46,7 @@ async function routesData(site: Site, routes: readonly CompiledRoute[], context:
  * the namespace from the `namespace` param (defaulting to this one), so `?namespace=` can ask for
  * another namespace, and an unknown one is rest_invalid_namespace 404.
  */
-export function namespaceIndexRoute(registry: RestRegistry, namespace: string): RouteDeclaration {
+export function namespaceIndexRoute(registry: RouteTable, namespace: string): RouteDeclaration {
   return {
     namespace,
     route: '/',
@@ -73,7 +73,7 @@ export function namespaceIndexRoute(registry: RestRegistry, namespace: string): 
  * WP: get_index(): the site's name, addresses, namespaces, authentication methods, routes, logo and
  * icon; links to the handbook and (for users who may edit content or themes) the active theme.
  */
-export async function siteIndex(registry: RestRegistry, req: RestRequest): Promise<Record<string, unknown>> {
+export async function siteIndex(registry: RouteTable, req: RestRequest): Promise<Record<string, unknown>> {
   const site = req.site;
   const o = site.options;
   const appPasswords = req.secure || site.config.environmentType === 'local';
@@ -145,7 +145,7 @@ function phpInt(value: unknown): number {
 }
 
 /** The `/` route: the site index. */
-export function rootIndexRoute(registry: RestRegistry): RouteDeclaration {
+export function rootIndexRoute(registry: RouteTable): RouteDeclaration {
   return {
     namespace: '',
     route: '/',

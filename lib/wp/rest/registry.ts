@@ -3,21 +3,10 @@
  * first route whose pattern matches the whole path (case-insensitively) and that lists its method
  * (HEAD falls back to GET). Argument validators are compiled here, once, at registration.
  */
-import { CompiledArgs, compileArgs } from './args';
+import { compileArgs } from './args';
 import { namespaceIndexRoute, rootIndexRoute } from './discovery';
-import { Endpoint, HttpMethod, RouteDeclaration } from './route';
-
-export interface CompiledEndpoint extends Endpoint {
-  compiled: CompiledArgs;
-}
-
-export interface CompiledRoute {
-  declaration: RouteDeclaration;
-  /** `/namespace/route` with WordPress's named groups, as the index shows it. */
-  fullRoute: string;
-  pattern: RegExp;
-  endpoints: CompiledEndpoint[];
-}
+import { HttpMethod, RouteDeclaration } from './route';
+import { CompiledEndpoint, CompiledRoute, RouteTable } from './route-table';
 
 export interface RouteMatch {
   route: CompiledRoute;
@@ -25,7 +14,7 @@ export interface RouteMatch {
   urlParams: Record<string, string>;
 }
 
-export class RestRegistry {
+export class RestRegistry implements RouteTable {
   private readonly routes: CompiledRoute[] = [];
   private readonly namespaceList: string[] = [];
 

@@ -5,7 +5,7 @@ import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
 export const createRateLimits: Migration = {
   name: '20261122-01-create-rate-limits',
   async up(db: Database) {
-    await createIfMissing(db, db.tables.svc('rate_limits'), (t) => {
+    await createIfMissing(db, db.tables.plugin('svc', 'rate_limits'), (t) => {
       t.string('bucket', 191).notNullable();
       t.bigInteger('window_start').notNullable();
       t.integer('hits').notNullable().defaultTo(0);

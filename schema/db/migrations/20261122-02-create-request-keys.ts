@@ -8,7 +8,7 @@ import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
 export const createRequestKeys: Migration = {
   name: '20261122-02-create-request-keys',
   async up(db: Database) {
-    await createIfMissing(db, db.tables.svc('request_keys'), (t) => {
+    await createIfMissing(db, db.tables.plugin('svc', 'request_keys'), (t) => {
       t.bigIncrements('id');
       t.bigInteger('user_id').notNullable();
       t.string('scope', 64).notNullable();

@@ -8,7 +8,7 @@ import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
 export const createJobs: Migration = {
   name: '20261122-03-create-jobs',
   async up(db: Database) {
-    await createIfMissing(db, db.tables.svc('jobs'), (t) => {
+    await createIfMissing(db, db.tables.plugin('svc', 'jobs'), (t) => {
       t.bigIncrements('id');
       t.string('kind', 64).notNullable();
       t.text('payload', 'longtext').notNullable();

@@ -10,7 +10,7 @@ import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
 export const createMailReceipts: Migration = {
   name: '20261122-04-create-mail-receipts',
   async up(db: Database) {
-    await createIfMissing(db, db.tables.svc('mail_receipts'), (t) => {
+    await createIfMissing(db, db.tables.plugin('svc', 'mail_receipts'), (t) => {
       t.bigIncrements('id');
       t.string('receipt_id', 32).notNullable();
       t.string('mailbox', 64).notNullable();

@@ -10,7 +10,7 @@ import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
 export const createFrmSubmissions: Migration = {
   name: '20261122-10-create-frm-submissions',
   async up(db: Database) {
-    await createIfMissing(db, db.tables.frm('submissions'), (t) => {
+    await createIfMissing(db, db.tables.plugin('frm', 'submissions'), (t) => {
       t.increments('id');
       t.integer('form_id').unsigned().notNullable();
       t.text('data').notNullable();

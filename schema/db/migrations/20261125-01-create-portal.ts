@@ -8,7 +8,7 @@ import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
 export const createPortal: Migration = {
   name: '20261125-01-create-portal',
   async up(db: Database) {
-    await createIfMissing(db, db.tables.svc('portal_codes'), (t) => {
+    await createIfMissing(db, db.tables.plugin('svc', 'portal_codes'), (t) => {
       t.bigIncrements('id');
       t.string('site_id', 32).notNullable();
       t.string('email', 191).notNullable();
@@ -18,7 +18,7 @@ export const createPortal: Migration = {
       t.bigInteger('expires_at').notNullable();
       t.unique(['site_id', 'email'], { indexName: 'portal_code_site_email' });
     });
-    await createIfMissing(db, db.tables.svc('portal_sessions'), (t) => {
+    await createIfMissing(db, db.tables.plugin('svc', 'portal_sessions'), (t) => {
       t.bigIncrements('id');
       t.string('token_hash', 64).notNullable();
       t.string('site_id', 32).notNullable();

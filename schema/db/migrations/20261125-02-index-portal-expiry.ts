@@ -9,7 +9,7 @@ export const indexPortalExpiry: Migration = {
   name: '20261125-02-index-portal-expiry',
   async up(db: Database) {
     for (const [table, name] of [['portal_codes', 'portal_code_expires'], ['portal_sessions', 'portal_session_expires']] as const) {
-      await db.knex.schema.alterTable(db.tables.svc(table), (t) => {
+      await db.knex.schema.alterTable(db.tables.plugin('svc', table), (t) => {
         t.index(['expires_at'], name);
       }).catch((err: unknown) => {
         // Another process migrating at the same moment made it first.

@@ -8,7 +8,7 @@ import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
 export const createDocVotes: Migration = {
   name: '20261125-05-create-doc-votes',
   async up(db: Database) {
-    await createIfMissing(db, db.tables.svc('doc_votes'), (t) => {
+    await createIfMissing(db, db.tables.plugin('svc', 'doc_votes'), (t) => {
       t.bigIncrements('id');
       t.bigInteger('doc_id').unsigned().notNullable();
       t.string('visitor', 64).notNullable();

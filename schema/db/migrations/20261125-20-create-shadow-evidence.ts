@@ -9,14 +9,14 @@ import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
 export const createShadowEvidence: Migration = {
   name: '20261125-20-create-shadow-evidence',
   async up(db: Database) {
-    await createIfMissing(db, db.tables.svc('shadow_counts'), (t) => {
+    await createIfMissing(db, db.tables.plugin('svc', 'shadow_counts'), (t) => {
       t.string('route', 191).notNullable();
       t.bigInteger('hour_start').notNullable();
       for (const counter of ['matched', 'differed', 'noise_cancelled', 'failed', 'dropped', 'skipped']) t.bigInteger(counter).notNullable().defaultTo(0);
       t.primary(['route', 'hour_start']);
       t.index(['hour_start'], 'shadow_counts_hour');
     });
-    await createIfMissing(db, db.tables.svc('shadow_diffs'), (t) => {
+    await createIfMissing(db, db.tables.plugin('svc', 'shadow_diffs'), (t) => {
       t.bigIncrements('id');
       t.string('route', 191).notNullable();
       t.bigInteger('seen_at').notNullable();

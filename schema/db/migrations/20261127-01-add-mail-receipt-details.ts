@@ -10,7 +10,7 @@ import { Migration } from '../../../lib/wp/db/migrate';
 export const addMailReceiptDetails: Migration = {
   name: '20261127-01-add-mail-receipt-details',
   async up(db: Database) {
-    const table = db.tables.svc('mail_receipts');
+    const table = db.tables.plugin('svc', 'mail_receipts');
     // Another process migrating at the same moment may have added them first.
     if (await db.knex.schema.hasColumn(table, 'raw_file')) return;
     await db.knex.schema.alterTable(table, (t) => {

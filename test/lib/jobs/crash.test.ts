@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { enqueueJob } from '../../../lib/support/jobs/enqueue';
+import { enqueueJob } from '../../../lib/support/enqueue';
 import { supportJobHandlers } from '../../../lib/support/jobs/handlers';
 import { JobWorker } from '../../../lib/jobs/worker';
 import { fixedClock, systemClock, unixSeconds } from '../../../lib/wp/clock';
@@ -47,7 +47,7 @@ describe('a worker process killed mid-job', function () {
     receiver.hold(true);
     child = await startChildWorker(t.config, 'child-worker');
     const [first] = await receiver.waitFor(1, 20_000);
-    const claimed = await t.site.db.knex(t.site.db.tables.svc('jobs')).where({ id: jobId }).first();
+    const claimed = await t.site.db.knex(t.site.db.tables.plugin('svc', 'jobs')).where({ id: jobId }).first();
     assert.deepEqual([claimed.status, claimed.locked_by, Number(claimed.attempts)], ['running', 'child-worker', 1]);
 
     const exited = new Promise((resolve) => child?.once('exit', resolve));
@@ -63,7 +63,7 @@ describe('a worker process killed mid-job', function () {
 
     assert.equal(receiver.received.length, 2);
     assert.deepEqual(receiver.received.map((h) => h.headers['x-svc-delivery']), [first?.headers['x-svc-delivery'], first?.headers['x-svc-delivery']]);
-    const job = await t.site.db.knex(t.site.db.tables.svc('jobs')).where({ id: jobId }).first();
+    const job = await t.site.db.knex(t.site.db.tables.plugin('svc', 'jobs')).where({ id: jobId }).first();
     assert.deepEqual([job.status, Number(job.attempts), job.locked_by, job.last_error], ['done', 2, null, null]);
   });
 });

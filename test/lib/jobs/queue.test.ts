@@ -17,7 +17,7 @@ describe('JobQueue', function () {
   after(async () => { await t?.close(); });
   beforeEach(async () => { await jobs().del(); });
 
-  const jobs = () => site.db.knex(site.db.tables.svc('jobs'));
+  const jobs = () => site.db.knex(site.db.tables.plugin('svc', 'jobs'));
   const now = () => unixSeconds(t.clock);
   const insert = async (fields: Record<string, unknown> = {}) => {
     const [id] = await jobs().insert({ kind: 'probe', payload: '{"n":1}', status: 'queued', run_at: now(), attempts: 0, created_at: now(), updated_at: now(), ...fields });

@@ -41,7 +41,7 @@ describe('JobWorker', function () {
   beforeEach(async () => { await jobs().del(); });
   afterEach(async () => { await Promise.all(workers.splice(0).map((w) => w.stop())); });
 
-  const jobs = () => t.site.db.knex(t.site.db.tables.svc('jobs'));
+  const jobs = () => t.site.db.knex(t.site.db.tables.plugin('svc', 'jobs'));
   const now = () => unixSeconds(t.clock);
   const insert = async (kind = 'probe', runAt = now()) => {
     const [id] = await jobs().insert({ kind, payload: '{}', status: 'queued', run_at: runAt, attempts: 0, created_at: runAt, updated_at: runAt });

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import * as formsAdmin from '../../../lib/forms/admin';
 import { acceptSubmission } from '../../../lib/forms/notifications';
-import { findForm } from '../../../lib/forms/store';
+import { encodeSubmission, findForm } from '../../../lib/forms/store';
 import { memoryLogger } from '../../../lib/logger';
 import { createProduct } from '../../../lib/support/changelogs/admin';
 import { syncProduct } from '../../../lib/support/changelogs/sync';
@@ -221,7 +221,7 @@ describe('every write reports what it changed in WordPress\'s tables', function 
       const { result: form } = await check(() => formsAdmin.createForm(oracle.site, actor, { title: 'Feed form', messages: { success: 'Thanks!' } }));
       await check(() => formsAdmin.saveForm(oracle.site, actor, form.ID, { title: 'Feed form 2', messages: { success: '' } }));
       const stored = await findForm(oracle.site.db, form.ID);
-      await check(() => acceptSubmission(oracle.site, stored!, { name: 'A' }, { userAgent: 'test', ipAddress: '203.0.113.1', refererUrl: '' }), { nothing: true });
+      await check(() => acceptSubmission(oracle.site, stored!, encodeSubmission({ name: 'A' }), { userAgent: 'test', ipAddress: '203.0.113.1', refererUrl: '' }), { nothing: true });
       await check(() => formsAdmin.deleteForm(oracle.site, form.ID));
     });
 

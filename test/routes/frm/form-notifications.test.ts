@@ -41,7 +41,7 @@ describe('form notifications through the job queue, with the SMTP server down an
     await jobs().del();
   });
 
-  const jobs = () => t.site.db.knex(t.site.db.tables.svc('jobs'));
+  const jobs = () => t.site.db.knex(t.site.db.tables.plugin('svc', 'jobs'));
   const notifications = async (): Promise<Array<Record<string, any>>> => (await jobsOf(t.site, 'form_notification')).map((row: Record<string, any>) => ({
     ...row, attempts: Number(row.attempts), run_at: Number(row.run_at), payload: JSON.parse(row.payload),
   }));
@@ -194,7 +194,7 @@ describe('form notifications through the job queue, with the SMTP server down an
 
   it('stores nothing when its notification cannot be queued: the submission and its jobs commit together', async () => {
     const formId = await insertFormRow(t.site, { settings: SETTINGS });
-    const table = t.site.db.tables.svc('jobs');
+    const table = t.site.db.tables.plugin('svc', 'jobs');
     await t.site.db.knex.schema.renameTable(table, `${table}_away`);
     try {
       const res = await submit(formId);

@@ -83,7 +83,7 @@ describe('frm_form_submit submission limit (frm_settings.submit_limit)', functio
   }
   const valid = (id: number, extra: Record<string, string> = {}) => ({ _frm_form_id: String(id), [`_frm_h${id}`]: '', name: 'Ada', ...extra });
   const spam = (id: number) => valid(id, { [`_frm_h${id}`]: 'http://spam.example' });
-  const limitRows = () => fs.site.db.knex(fs.site.db.tables.svc('rate_limits')).where('bucket', 'like', 'frm_submit:%');
+  const limitRows = () => fs.site.db.knex(fs.site.db.tables.plugin('svc', 'rate_limits')).where('bucket', 'like', 'frm_submit:%');
 
   it('is off by default: a site without the settings takes every submission and counts nothing', async () => {
     freshWindow();
@@ -174,7 +174,7 @@ describe('frm_form_submit submission limit (frm_settings.submit_limit)', functio
       const statuses = [];
       for (const port of [main.port, twin.port, main.port, twin.port, main.port]) statuses.push((await post(port, valid(formA), from)).status);
       assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
-      const row = await twinSite.db.knex(twinSite.db.tables.svc('rate_limits')).where({ bucket: `frm_submit:${formA}:${from}`, window_start: start }).first();
+      const row = await twinSite.db.knex(twinSite.db.tables.plugin('svc', 'rate_limits')).where({ bucket: `frm_submit:${formA}:${from}`, window_start: start }).first();
       assert.equal(Number(row?.hits), 5, 'one counter for both, refused submissions included');
       assert.equal(Number(row?.expires_at), start + WINDOW_SECONDS);
     });

@@ -20,6 +20,7 @@ import { ANSWER, ANSWER_PIECES, FakeProvider, startFakeProvider } from '../../ha
 import { CHAT_DOCS } from '../../harness/chat-docs';
 import { TestSite, openTestSite, setSupportSettings } from '../../harness/outbound';
 import { API, as } from '../../harness/support';
+import { assertRestError } from '../../harness/wp-http';
 
 const SHOP = 'https://shop.example';
 /** A connected site that may show the billing docs only. */
@@ -31,12 +32,6 @@ interface ReadEvent {
   event: string;
   id: string;
   data: any;
-}
-
-function assertRestError(res: { status: number; body: any; text?: string }, status: number, code: string): void {
-  assert.equal(res.status, status, `${res.status} ${res.text ?? JSON.stringify(res.body)}`);
-  assert.equal(res.body.code, code);
-  assert.equal(res.body.data.status, status);
 }
 
 describe('support/v1 chat', function () {

@@ -15,14 +15,9 @@ import { postMetaFor, singleMetaValues } from '../../../lib/wp/posts';
 import { FLUSH_MS } from '../../../lib/wp/rate-limit';
 import { TestSite, openTestSite } from '../../harness/outbound';
 import { API } from '../../harness/support';
+import { assertRestError } from '../../harness/wp-http';
 
 const DAY_MS = 24 * 3600 * 1000;
-
-function assertRestError(res: request.Response, status: number, code: string): void {
-  assert.equal(res.status, status, `${res.status} ${res.text}`);
-  assert.equal(res.body.code, code);
-  assert.equal(res.body.data.status, status);
-}
 
 describe('support/v1 docs', function () {
   let t: TestSite;
@@ -108,7 +103,7 @@ describe('support/v1 docs', function () {
       assert.deepEqual(statuses, Array(SEARCHES_PER_MINUTE).fill(200));
       // Counts are shared within FLUSH_MS: each process writes its own, then reads the other's.
       for (const limiter of [t.site.rateLimiter, twinSite.rateLimiter, t.site.rateLimiter]) await limiter.flush();
-      const row = await t.site.db.knex(t.site.db.tables.svc('rate_limits')).where('bucket', 'like', 'docs.search:%').andWhere('window_start', Math.floor(t.clock.now() / 1000)).first('hits');
+      const row = await t.site.db.knex(t.site.db.tables.plugin('svc', 'rate_limits')).where('bucket', 'like', 'docs.search:%').andWhere('window_start', Math.floor(t.clock.now() / 1000)).first('hits');
       assert.equal(Number(row?.hits), SEARCHES_PER_MINUTE, 'both processes\' searches in the shared count');
       for (const app of [t.app, twin]) {
         const refused = await request(app).get(`${API}/docs/search`).query({ q: 'widget' });
@@ -117,7 +112,7 @@ describe('support/v1 docs', function () {
         assert.equal(refused.body.data.retry_after, 60);
       }
       // Counted by a keyed hash of the address, as the votes are.
-      const buckets = await t.site.db.knex(t.site.db.tables.svc('rate_limits')).where('bucket', 'like', 'docs.search:%').select('bucket');
+      const buckets = await t.site.db.knex(t.site.db.tables.plugin('svc', 'rate_limits')).where('bucket', 'like', 'docs.search:%').select('bucket');
       assert.ok(buckets.length > 0 && buckets.every((b: { bucket: string }) => /^docs\.search:visitor:[0-9a-f]{64}$/.test(b.bucket)), JSON.stringify(buckets));
       t.clock.advance(60_000);
       assert.equal((await search({ q: 'widget' })).status, 200, 'a new minute');
@@ -126,7 +121,7 @@ describe('support/v1 docs', function () {
     it('writes the count of a burst of searches in a few statements, not one per search', async () => {
       t.clock.advance(60_000 - (t.clock.now() % 60_000));
       const knex = t.site.db.knex;
-      const table = t.site.db.tables.svc('rate_limits');
+      const table = t.site.db.tables.plugin('svc', 'rate_limits');
       let writes = 0;
       const countWrite = (query: { sql: string }) => { if (/^\s*(insert|update|replace)\b/i.test(query.sql) && query.sql.includes(table)) writes += 1; };
       knex.on('query', countWrite);
@@ -148,7 +143,7 @@ describe('support/v1 docs', function () {
   });
 
   describe('POST /docs/<id>/feedback', () => {
-    const votesTable = () => t.site.db.knex(t.site.db.tables.svc('doc_votes'));
+    const votesTable = () => t.site.db.knex(t.site.db.tables.plugin('svc', 'doc_votes'));
     const vote = (id: number, body: Record<string, unknown>, app: Express = t.app) => request(app).post(`${API}/docs/${id}/feedback`).send(body);
     const counts = async (id: number) => {
       const meta = singleMetaValues((await postMetaFor(t.site.db.knex, t.site.db.tables, [id])).get(id));
@@ -188,7 +183,7 @@ describe('support/v1 docs', function () {
       }
       const stored = JSON.stringify(rows.map(({ comment: _comment, ...rest }: Record<string, unknown>) => rest));
       assert.ok(!/127\.0\.0\.1|::1/.test(stored), stored);
-      const limits = JSON.stringify(await t.site.db.knex(t.site.db.tables.svc('rate_limits')).where('bucket', 'like', 'docs.feedback%'));
+      const limits = JSON.stringify(await t.site.db.knex(t.site.db.tables.plugin('svc', 'rate_limits')).where('bucket', 'like', 'docs.feedback%'));
       assert.ok(limits.includes('docs.feedback') && !/127\.0\.0\.1|::1\b/.test(limits), limits);
     });
 

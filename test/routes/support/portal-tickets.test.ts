@@ -17,17 +17,13 @@ import { addReply } from '../../../lib/support/tickets/reply';
 import { findTicket } from '../../../lib/support/tickets/store';
 import { TestSite, openTestSite, turnTeamAlertsOn } from '../../harness/outbound';
 import { API } from '../../harness/support';
+import { assertRestError } from '../../harness/wp-http';
 
 const SHOP = 'https://shop.example';
 const BLOG = 'https://blog.example';
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6300010000050001' + '0d0a2db40000000049454e44ae426082', 'hex');
 
 const AGENT: Actor = { userId: 1, name: 'Ada Agent', email: 'ada@desk.example', agent: true, manager: false, customerView: false };
-
-function assertRestError(res: request.Response, status: number, code: string): void {
-  assert.equal(res.status, status, `${res.status} ${res.text}`);
-  assert.equal(JSON.parse(res.text).code, code);
-}
 
 describe('support/v1 portal tickets', function () {
   let t: TestSite;
@@ -97,7 +93,7 @@ describe('support/v1 portal tickets', function () {
     assert.equal(res.headers['access-control-allow-origin'], SHOP);
     const meta = await t.site.db.knex(t.site.db.tables.postmeta).where({ post_id: res.body.id }).whereIn('meta_key', ['_svc_source', '_svc_site_id']);
     assert.deepEqual(Object.fromEntries(meta.map((m: { meta_key: string; meta_value: string }) => [m.meta_key, m.meta_value])), { _svc_source: 'portal', _svc_site_id: shop.siteId });
-    const job = await t.site.db.knex(t.site.db.tables.svc('jobs')).where({ kind: 'team_alert' }).orderBy('id', 'desc').first();
+    const job = await t.site.db.knex(t.site.db.tables.plugin('svc', 'jobs')).where({ kind: 'team_alert' }).orderBy('id', 'desc').first();
     assert.equal(JSON.parse(job.payload).ticket_id, res.body.id);
   });
 

@@ -13,14 +13,11 @@ import { jobHandlers } from '../../../lib/worker';
 import { TestSite, jobsOf, openTestSite } from '../../harness/outbound';
 import { SmtpCapture, startSmtpCapture } from '../../harness/smtp';
 import { API } from '../../harness/support';
+import { assertRestError } from '../../harness/wp-http';
 
 const SHOP = 'https://shop.example';
 
 /** A REST error as WordPress shapes it (the portal's CORS adds X-Svc-Portal to the allowed headers). */
-function assertRestError(res: request.Response, status: number, code: string): void {
-  assert.equal(res.status, status, `${res.status} ${res.text}`);
-  assert.equal(JSON.parse(res.text).code, code);
-}
 
 describe('support/v1 portal sign-in', function () {
   let t: TestSite;
@@ -99,14 +96,14 @@ describe('support/v1 portal sign-in', function () {
     const code = /\b(\d{6})\b/.exec(mail!.parsed.text ?? '')![1]!;
     assert.equal(mail!.parsed.headers.get('auto-submitted'), 'auto-generated');
     assert.ok(!String(job?.payload).includes(code));
-    const stored = await t.site.db.knex(t.site.db.tables.svc('portal_codes')).where({ site_id: siteId, email }).first();
+    const stored = await t.site.db.knex(t.site.db.tables.plugin('svc', 'portal_codes')).where({ site_id: siteId, email }).first();
     assert.ok(stored && !String(stored.code_hash).includes(code) && String(stored.code_hash).length === 64);
 
     const session = await signIn(email, code);
     assert.equal(session.status, 201, session.text);
     const token: string = session.body.token;
     assert.equal(Buffer.from(token, 'base64url').length, 32);
-    const rows = await t.site.db.knex(t.site.db.tables.svc('portal_sessions')).where({ site_id: siteId, email });
+    const rows = await t.site.db.knex(t.site.db.tables.plugin('svc', 'portal_sessions')).where({ site_id: siteId, email });
     assert.equal(rows.length, 1);
     assert.notEqual(rows[0].token_hash, token);
     // The code is spent.
@@ -169,7 +166,7 @@ describe('support/v1 portal sign-in', function () {
     advance(PORTAL_LIMITS.sessionTtlSeconds);
     await deliveredCode(pending);
     const kept = (await signIn(late, await deliveredCode(late))).body.token;
-    const rows = async (table: string) => (await t.site.db.knex(t.site.db.tables.svc(table)).where({ site_id: siteId }).select('email'))
+    const rows = async (table: string) => (await t.site.db.knex(t.site.db.tables.plugin('svc', table)).where({ site_id: siteId }).select('email'))
       .map((r: { email: string }) => r.email);
     assert.deepEqual(await rows('portal_codes'), [pending]);
     assert.deepEqual(await rows('portal_sessions'), [late]);

@@ -150,7 +150,7 @@ describe('email deliveries of agents\' replies', function () {
     assert.equal((await delivery(ticket.id, reply.id)).status, 'sending');
     const later = new JobWorker(await t.openAnother({ clock: fixedClock(t.clock.now() + 31_000) }), { handlers: supportJobHandlers() });
     await later.runDueJobs();
-    const job = await t.site.db.knex(t.site.db.tables.svc('jobs')).where({ id: dead?.id }).first();
+    const job = await t.site.db.knex(t.site.db.tables.plugin('svc', 'jobs')).where({ id: dead?.id }).first();
     assert.deepEqual([job.status, job.attempts, job.locked_by], ['done', 2, null]);
     const [mail] = await smtp.waitForEmails(1);
     assert.equal(mail?.parsed.messageId, await messageIdOf(reply.id));

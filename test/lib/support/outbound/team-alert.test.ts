@@ -27,7 +27,7 @@ describe('team alerts', function () {
   });
   beforeEach(async () => {
     // Each test starts from an empty queue, so an earlier test's retry cannot fire in it.
-    await t.site.db.knex(t.site.db.tables.svc('jobs')).del();
+    await t.site.db.knex(t.site.db.tables.plugin('svc', 'jobs')).del();
     receiver.received.length = 0;
     receiver.hold(false);
     await setSupportSettings(t.site, { alerts_url: `${receiver.url}/hook`, alerts_secret: '', alerts_preview: false, alerts_customer_replied: false });

@@ -9,7 +9,8 @@ import { createClient } from '@redis/client';
 import { WordPressChanges } from '../../../../lib/wp/changes';
 import { redisConfigOf } from '../../../../lib/wp/object-cache/adapter';
 import { chooseObjectCache } from '../../../../lib/wp/object-cache/detect';
-import { ObjectCacheInvalidator, redisInvalidator } from '../../../../lib/wp/object-cache/invalidator';
+import { ObjectCacheInvalidator } from '../../../../lib/wp/object-cache/invalidator';
+import { redisInvalidator } from '../../../../lib/wp/object-cache/redis';
 import { RedisCacheSetting } from '../../../../lib/wp/object-cache/setting';
 
 const url = new URL(process.env.WP_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');

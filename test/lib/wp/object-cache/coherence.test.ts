@@ -13,7 +13,7 @@ import { OBJECT_CACHE_JOB, objectCacheJobHandler } from '../../../../lib/jobs/ob
 import { ClaimedJob } from '../../../../lib/jobs/queue';
 import { WordPressChanges } from '../../../../lib/wp/changes';
 import { ObjectCacheCoherence } from '../../../../lib/wp/object-cache/coherence';
-import { redisInvalidator } from '../../../../lib/wp/object-cache/invalidator';
+import { redisInvalidator } from '../../../../lib/wp/object-cache/redis';
 import { RedisCacheSetting } from '../../../../lib/wp/object-cache/setting';
 import { eventually } from '../../../harness/eventually';
 import { OracleSite, openOracle } from '../../../harness/oracle';

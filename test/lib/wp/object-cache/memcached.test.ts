@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { WordPressChanges } from '../../../../lib/wp/changes';
 import { memcachedConfigOf } from '../../../../lib/wp/object-cache/adapter';
-import { MemcachedCacheConfig, ObjectCacheInvalidator, memcachedInvalidator } from '../../../../lib/wp/object-cache/invalidator';
+import { ObjectCacheInvalidator } from '../../../../lib/wp/object-cache/invalidator';
+import { MemcachedCacheConfig, memcachedInvalidator } from '../../../../lib/wp/object-cache/memcached';
 import { MemcacheConnection } from '../../../../lib/wp/object-cache/memcache-text';
 import { MemcachedCacheSetting } from '../../../../lib/wp/object-cache/setting';
 import { objectCacheFromSetting } from '../../../../lib/wp/object-cache/url';

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { WordPressChanges } from '../../../../lib/wp/changes';
-import { ObjectCacheInvalidator, RedisCacheConfig, redisInvalidator } from '../../../../lib/wp/object-cache/invalidator';
+import { ObjectCacheInvalidator } from '../../../../lib/wp/object-cache/invalidator';
+import { RedisCacheConfig, redisInvalidator } from '../../../../lib/wp/object-cache/redis';
 import { freePort, startSilentServer } from '../../../harness/memcached';
 import { startTcpForwarder } from '../../../harness/tcp-forwarder';
 

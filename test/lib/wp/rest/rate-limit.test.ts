@@ -74,7 +74,7 @@ describe('REST rate limits', function () {
     assertRestError(await hit(twin.app), 429, 'rest_too_many_requests');
     assertRestError(await hit(oracle.app), 429, 'rest_too_many_requests');
     const { knex, tables } = twin.site.db;
-    const row = await knex(tables.svc('rate_limits')).where({ bucket: 'test.limited:ip:127.0.0.1', window_start: start }).first();
+    const row = await knex(tables.plugin('svc', 'rate_limits')).where({ bucket: 'test.limited:ip:127.0.0.1', window_start: start }).first();
     assert.ok(row, 'the counter row');
     assert.equal(Number(row.hits), 5, 'refused requests are counted too');
     assert.equal(Number(row.expires_at), start + LIMIT.windowSeconds);
@@ -122,7 +122,7 @@ describe('REST rate limits', function () {
     await twin.site.close();
     await oracle.site.rateLimiter.flush();
     const { knex, tables } = oracle.site.db;
-    const row = await knex(tables.svc('rate_limits')).where({ bucket, window_start: start }).first();
+    const row = await knex(tables.plugin('svc', 'rate_limits')).where({ bucket, window_start: start }).first();
     assert.equal(Number(row?.hits), 5, 'refused hits are counted too, and the closed site\'s are written');
   });
 });

@@ -3,10 +3,10 @@
  * job table (lib/jobs) in the same transaction as the change that causes them.
  */
 import { Knex } from 'knex';
-import { enqueueJob as enqueueAnyJob } from '../../jobs/enqueue';
-import { Tables } from '../../wp/db/tables';
-import { alertSkipReason } from '../settings';
-import { WriteContext } from '../write';
+import { enqueueJob as enqueueAnyJob } from '../jobs/enqueue';
+import { Tables } from '../wp/db/tables';
+import { alertSkipReason } from './settings';
+import { WriteContext } from './write';
 
 export type JobKind = 'team_alert' | 'email_delivery' | 'portal_code_email';
 
