@@ -9,6 +9,7 @@ import { JobWorker } from '../../../lib/jobs/worker';
 import { PORTAL_LIMITS } from '../../../lib/support/portal/limits';
 import { createConnectedSite } from '../../../lib/support/sites/admin';
 import { updateSite } from '../../../lib/support/sites/store';
+import { createApp } from '../../../lib/app';
 import { jobHandlers } from '../../../lib/worker';
 import { TestSite, jobsOf, openTestSite } from '../../harness/outbound';
 import { SmtpCapture, startSmtpCapture } from '../../harness/smtp';
@@ -269,5 +270,25 @@ describe('support/v1 portal sign-in', function () {
 
   it('an unknown site is 404 svc_site_not_found', async () => {
     assertRestError(await request(t.app).get(`${base('zzzzzzzzzzzz')}/config`), 404, 'svc_site_not_found');
+  });
+
+  it('refuses sending and spending codes while writes are refused (OBJECT_CACHE_UNKNOWN=refuse-writes), changing nothing', async () => {
+    const email = uniqueEmail();
+    const code = await deliveredCode(email);
+    const stored = () => t.site.db.knex(t.site.db.tables.plugin('svc', 'portal_codes')).where({ site_id: siteId, email }).first();
+    const pending = await stored();
+    const jobs = (await jobsOf(t.site, 'portal_code_email')).length;
+    const refusing = createApp(await t.openAnother({
+      config: { objectCache: { setting: { kind: 'unknown', reason: 'a drop-in nothing covers' }, foundBy: 'this test', onUncovered: 'refuse-writes' } },
+    }));
+    advance(PORTAL_LIMITS.resendSeconds);
+    const again = await request(refusing).post(`${base()}/code`).set('Origin', SHOP).send({ email });
+    assertRestError(again, 503, 'understudy_writes_refused');
+    const spend = await request(refusing).post(`${base()}/session`).set('Origin', SHOP).send({ email, code });
+    assertRestError(spend, 503, 'understudy_writes_refused');
+    assert.deepEqual(await stored(), pending);
+    assert.equal((await jobsOf(t.site, 'portal_code_email')).length, jobs);
+    // The code was neither replaced nor spent: it still signs in where writes are taken.
+    assert.equal((await signIn(email, code)).status, 201);
   });
 });
