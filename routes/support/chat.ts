@@ -13,8 +13,8 @@ import { chatOrigins, collectionsForOrigin } from '../../lib/support/chat/origin
 import { presentThread } from '../../lib/support/chat/present';
 import { ChatEvent, acceptMessage, answerMessage } from '../../lib/support/chat/reply';
 import { readChatSettings } from '../../lib/support/chat/settings';
-import { ChatThread, threadMessages } from '../../lib/support/chat/threads';
-import { resolveChatThread } from '../../lib/support/chat/tokens';
+import { ChatThread, findThread, threadMessages } from '../../lib/support/chat/threads';
+import { resolveChatThread, threadHolder } from '../../lib/support/chat/tokens';
 import { storageAvailability } from '../../lib/support/storage-check';
 import { WpError } from '../../lib/wp/errors';
 import { Site } from '../../lib/wp/site';
@@ -132,16 +132,17 @@ async function asJson(events: AsyncIterable<ChatEvent>): Promise<RestResponse> {
   return new RestResponse(answer, 201);
 }
 
-export const chatThread: RouteDeclaration = {
+export const chatThread: RouteDeclaration<ChatThread | null> = {
   ...chatRouteBase,
   route: '/chat/threads/(?P<uuid>[0-9a-fA-F-]{36})',
+  // An unknown thread is answered at the principal stage, as a wrong token is: the same 404.
+  subject: (head) => findThread(head.site.db, head.urlParams.uuid ?? ''),
   endpoints: [
-    endpoint<ThreadParams, ChatThread>({
+    endpoint<ThreadParams, ChatThread, ChatThread | null>({
       ...chatEndpointBase,
       methods: ['GET'],
       args: threadArgs,
-      principal: (req) => resolveChatThread(req.site, req.urlParams.uuid ?? '', req.header('x-chat-token')?.trim()),
-      permission: allowAnyone,
+      principal: async (req) => threadHolder(req.subject, req.header('x-chat-token')?.trim()),
       async handler(req) {
         return presentThread(req.principal, await threadMessages(req.site.db, req.principal.postId));
       },

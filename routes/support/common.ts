@@ -1,8 +1,9 @@
 /** What every support/v1 ticket route shares: namespace, private no-store caching, storage guard, schemas. */
 import { TypedArgs } from '../../lib/wp/rest/args';
 import { ItemSchemaMode, ParamsOf, argsForOperation, publicItemSchema } from '../../lib/wp/rest/item-schema';
-import { RestRequest } from '../../lib/wp/rest/route';
+import { RequestHead, RestRequest } from '../../lib/wp/rest/route';
 import { resolveRefs } from '../../lib/wp/rest/schema-refs';
+import { ConnectedSite, findSite } from '../../lib/support/sites/store';
 import { storageAvailability } from '../../lib/support/storage-check';
 import { Actor, actorOf } from '../../lib/support/tickets/actor';
 import { commonSchema } from '../../schema/support/common';
@@ -45,6 +46,14 @@ const CREATING: ReadonlySet<TicketOperation> = new Set(['create', 'reply']);
 export function ticketArgs<O extends TicketOperation>(operation: O): TypedArgs<TicketParams<O>> {
   const mode: ItemSchemaMode = CREATING.has(operation) ? 'create' : 'edit';
   return argsForOperation(ticketOperations[operation], SUPPORT_SCHEMAS, mode);
+}
+
+/** The connected site a `/sites/<site-id>/…` URL names, or null when no site has that site-id. */
+export type UrlSite = ConnectedSite | null;
+
+/** The subject of the routes under `/sites/<site-id>/`: the site the URL names. */
+export function siteOfUrl(head: RequestHead): Promise<UrlSite> {
+  return findSite(head.site.db, head.urlParams.site_id ?? '');
 }
 
 /** The caller as a ticket actor (agents may send X-Svc-View: customer). */

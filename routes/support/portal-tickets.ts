@@ -43,8 +43,8 @@ export const portalTickets: RouteDeclaration = {
   ...portalRouteBase,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/tickets',
   endpoints: [
-    endpoint<PortalParams<'tickets'>, PortalCustomer>({ ...signedIn, methods: ['GET'], args: portalArgs('tickets', 'edit'), handler: listTickets }),
-    endpoint<PortalParams<'open'>, PortalCustomer>({
+    endpoint({ ...signedIn, methods: ['GET'], args: portalArgs('tickets', 'edit'), handler: listTickets }),
+    endpoint({
       ...withMessage, methods: ['POST'], args: portalArgs('open', 'create'), handler: openTicket,
       rateLimit: { name: 'portal.tickets.create', limit: 20, windowSeconds: 3600, key: customerKey },
     }),
@@ -55,8 +55,8 @@ export const portalTicketItem: RouteDeclaration = {
   ...portalRouteBase,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/tickets/(?P<id>[\\d]+)',
   endpoints: [
-    endpoint<PortalParams<'ticket'>, PortalCustomer>({ ...signedIn, methods: ['GET'], args: portalArgs('ticket', 'edit'), handler: getTicket }),
-    endpoint<PortalParams<'status'>, PortalCustomer>({ ...signedIn, methods: ['PATCH'], args: portalArgs('status', 'edit'), handler: changeStatus }),
+    endpoint({ ...signedIn, methods: ['GET'], args: portalArgs('ticket', 'edit'), handler: getTicket }),
+    endpoint({ ...signedIn, methods: ['PATCH'], args: portalArgs('status', 'edit'), handler: changeStatus }),
   ],
 };
 
@@ -64,7 +64,7 @@ export const portalTicketMessages: RouteDeclaration = {
   ...portalRouteBase,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/tickets/(?P<id>[\\d]+)/messages',
   endpoints: [
-    endpoint<PortalParams<'reply'>, PortalCustomer>({
+    endpoint({
       ...withMessage, methods: ['POST'], args: portalArgs('reply', 'create'), handler: addReply,
       rateLimit: { name: 'portal.tickets.reply', limit: 120, windowSeconds: 3600, key: customerKey },
     }),
@@ -75,7 +75,7 @@ export const portalTicketAttachment: RouteDeclaration = {
   ...portalRouteBase,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/tickets/(?P<id>[\\d]+)/attachments/(?P<file_id>[\\d]+)',
   endpoints: [
-    endpoint<PortalParams<'attachment'>, PortalCustomer>({
+    endpoint({
       ...signedIn, methods: ['GET'], args: portalArgs('attachment', 'edit'),
       async handler(req: PortalRequest<'attachment'>) {
         const file = await attachmentFile(req.site, req.principal.actor, req.params.id, req.params.file_id);

@@ -18,10 +18,9 @@ import { WpError } from '../../lib/wp/errors';
 import { visitorBucket } from '../../lib/wp/http/address-key';
 import { TypedArgs } from '../../lib/wp/rest/args';
 import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
-import { RequestHead, RestRequest, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { Params, RequestHead, RestRequest, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
 import { portalOperations } from '../../schema/support/portal-args';
-import { NAMESPACE, SUPPORT_SCHEMAS } from './common';
-import { connectedSiteOf } from './connected-site';
+import { NAMESPACE, SUPPORT_SCHEMAS, UrlSite, siteOfUrl } from './common';
 
 /** The portal's request bodies are a few fields. */
 export const PORTAL_MAX_BODY_BYTES = 16 * 1024;
@@ -35,19 +34,19 @@ const codeArgs: TypedArgs<CodeParams> = argsForOperation(portalOperations.code, 
 const sessionArgs: TypedArgs<SessionParams> = argsForOperation(portalOperations.session, SUPPORT_SCHEMAS, 'create');
 
 /** Every portal route's first check: the site exists (404 `svc_site_not_found`) and its portal is on (404 `portal_disabled`). */
-async function portalGate(head: RequestHead): Promise<WpError | null> {
-  const found = portalOr404(await connectedSiteOf(head));
+async function portalGate(head: RequestHead<UrlSite>): Promise<WpError | null> {
+  const found = portalOr404(head.subject);
   return found instanceof WpError ? found : null;
 }
 
 /** The site's listed addresses, with its portal on or off: a listed page can read why it is refused. */
-async function portalOrigins(head: RequestHead): Promise<string[]> {
-  return (await connectedSiteOf(head))?.origins ?? [];
+async function portalOrigins(head: RequestHead<UrlSite>): Promise<string[]> {
+  return head.subject?.origins ?? [];
 }
 
 /** The site the URL names, its portal on (the gate has said so). */
-async function portalSite(req: RestRequest): Promise<ConnectedSite> {
-  const found = portalOr404(await connectedSiteOf(req));
+function portalSite(req: RequestHead<UrlSite>): ConnectedSite {
+  const found = portalOr404(req.subject);
   if (found instanceof WpError) throw found;
   return found;
 }
@@ -56,10 +55,10 @@ async function portalSite(req: RestRequest): Promise<ConnectedSite> {
  * The principal of the routes a signed-in customer calls (sign-out, and the portal's ticket routes):
  * the token's session on this site as a customer of it, or 401.
  */
-export async function portalCustomerOf(req: RestRequest): Promise<PortalCustomer | WpError> {
+export async function portalCustomerOf(req: RestRequest<unknown, Params, UrlSite>): Promise<PortalCustomer | WpError> {
   const token = bearerSecretOf(req.header('authorization'), req.header('x-svc-portal'));
   const session = await resolvePortalSession(req.site, req.urlParams.site_id ?? '', token);
-  return session instanceof WpError ? session : portalCustomer(session, await portalSite(req));
+  return session instanceof WpError ? session : portalCustomer(session, portalSite(req));
 }
 
 /** What every portal route shares: origins, no credentials, the token header, small bodies. */
@@ -74,20 +73,21 @@ export const portalRouteBase = {
   namespace: NAMESPACE,
   headers: { 'Cache-Control': 'private, no-store' },
   availability: storageAvailability,
+  subject: siteOfUrl,
   gate: portalGate,
 };
 
-export const portalConfig: RouteDeclaration = {
+export const portalConfig: RouteDeclaration<UrlSite> = {
   ...portalRouteBase,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/config',
   endpoints: [
-    endpoint<SiteParams>({
+    endpoint<SiteParams, unknown, UrlSite>({
       ...portalEndpointBase,
       methods: ['GET'],
       args: siteArgs,
       permission: allowAnyone,
       async handler(req) {
-        const s = await portalSite(req);
+        const s = portalSite(req);
         return {
           site_name: s.name, new_tickets: s.newTickets, message_limit: s.messageLimit, message_hint: s.messageHint,
           customer_can_resolve: s.customerCanResolve, customer_can_reopen: s.customerCanReopen,
@@ -97,11 +97,11 @@ export const portalConfig: RouteDeclaration = {
   ],
 };
 
-export const portalCode: RouteDeclaration = {
+export const portalCode: RouteDeclaration<UrlSite> = {
   ...portalRouteBase,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/code',
   endpoints: [
-    endpoint<CodeParams>({
+    endpoint<CodeParams, unknown, UrlSite>({
       ...portalEndpointBase,
       methods: ['POST'],
       args: codeArgs,
@@ -111,7 +111,7 @@ export const portalCode: RouteDeclaration = {
         { name: 'portal.code.ip', limit: PORTAL_LIMITS.codesPerIpHour, windowSeconds: 3600, key: (req) => visitorBucket(req.ip) },
       ],
       async handler(req) {
-        await sendPortalCode(req.site, await portalSite(req), req.params.email);
+        await sendPortalCode(req.site, portalSite(req), req.params.email);
         // The same answer for every address: whether anyone has it is not told.
         return new RestResponse({ sent: true, expires_in: PORTAL_LIMITS.codeTtlSeconds, resend_after: PORTAL_LIMITS.resendSeconds }, 202);
       },
@@ -119,24 +119,24 @@ export const portalCode: RouteDeclaration = {
   ],
 };
 
-export const portalSession: RouteDeclaration = {
+export const portalSession: RouteDeclaration<UrlSite> = {
   ...portalRouteBase,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/session',
   endpoints: [
-    endpoint<SessionParams>({
+    endpoint<SessionParams, unknown, UrlSite>({
       ...portalEndpointBase,
       methods: ['POST'],
       args: sessionArgs,
       permission: allowAnyone,
       rateLimit: { name: 'portal.session.ip', limit: PORTAL_LIMITS.signInsPerIp, windowSeconds: PORTAL_LIMITS.signInWindowSeconds, key: (req) => visitorBucket(req.ip) },
       async handler(req) {
-        const s = await portalSite(req);
+        const s = portalSite(req);
         if (!(await consumePortalCode(req.site, s.siteId, req.params.email, req.params.code.trim()))) throw invalidCode();
         const { token, session } = await openPortalSession(req.site, s.siteId, req.params.email);
         return new RestResponse({ token, email: session.email, expires_in: PORTAL_LIMITS.sessionTtlSeconds, expires_at: new Date(session.expiresAt * 1000).toISOString() }, 201);
       },
     }),
-    endpoint<SiteParams, PortalCustomer>({
+    endpoint<SiteParams, PortalCustomer, UrlSite>({
       ...portalEndpointBase,
       methods: ['DELETE'],
       args: siteArgs,

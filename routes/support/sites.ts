@@ -15,11 +15,10 @@ import { visitorBucket } from '../../lib/wp/http/address-key';
 import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
 import { TypedArgs } from '../../lib/wp/rest/args';
 import { DEFAULT_MAX_BODY_BYTES } from '../../lib/wp/http/body';
-import { RequestHead, RestRequest, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { Params, RequestHead, RestRequest, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
 import { siteOperations } from '../../schema/support/site-args';
-import { NAMESPACE, SUPPORT_SCHEMAS, ticketRouteBase } from './common';
+import { NAMESPACE, SUPPORT_SCHEMAS, UrlSite, siteOfUrl, ticketRouteBase } from './common';
 import { conversationBody } from './tickets';
-import { connectedSiteOf } from './connected-site';
 import { Actor } from '../../lib/support/tickets/actor';
 
 /** A request without a site key: what a browser may send (contract section 8). */
@@ -33,11 +32,12 @@ type SiteTicketParams = ParamsOf<typeof siteOperations.ticket, typeof SUPPORT_SC
 
 const ticketArgs: TypedArgs<SiteTicketParams> = argsForOperation(siteOperations.ticket, SUPPORT_SCHEMAS, 'create');
 
-export const siteTickets: RouteDeclaration = {
+export const siteTickets: RouteDeclaration<UrlSite> = {
   ...ticketRouteBase,
   route: '/sites/(?P<site_id>[\\w-]+)/tickets',
+  subject: siteOfUrl,
   endpoints: [
-    endpoint<SiteTicketParams, SiteCaller>({
+    endpoint<SiteTicketParams, SiteCaller, UrlSite>({
       methods: ['POST'],
       args: ticketArgs,
       origins: siteOrigins,
@@ -45,7 +45,7 @@ export const siteTickets: RouteDeclaration = {
       corsCredentials: false,
       // Decided from the headers before the body is read: a key to a known site buys the server's
       // limit, and a wrong one is refused (401) before its body is read.
-      maxBodyBytes: async (_site, _url, head) => (keyOf(head) !== undefined && (await connectedSiteOf(head)) ? SERVER_MAX_BODY_BYTES : BROWSER_MAX_BODY_BYTES),
+      maxBodyBytes: async (_site, _url, head) => (keyOf(head) !== undefined && head.subject ? SERVER_MAX_BODY_BYTES : BROWSER_MAX_BODY_BYTES),
       headCredential: keyInHead,
       principal: siteCaller,
       permission: allowAnyone,
@@ -70,24 +70,23 @@ function keyOf(head: RequestHead): string | undefined {
  * A request with a key to a known site: the site's server, or refused. Keyless requests and unknown
  * sites (whose small limit the body was held to) are left to the later stages, as before.
  */
-async function keyInHead(head: RequestHead): Promise<WpError | null> {
+async function keyInHead(head: RequestHead<UrlSite>): Promise<WpError | null> {
   const key = keyOf(head);
-  const found = await connectedSiteOf(head);
-  if (key === undefined || !found) return null;
-  const caller = siteCallerOf(found, key, head.header('origin'));
+  if (key === undefined || !head.subject) return null;
+  const caller = siteCallerOf(head.subject, key, head.header('origin'));
   return caller instanceof WpError ? caller : null;
 }
 
 /** The site's listed addresses (none for an unknown site). */
-async function siteOrigins(head: RequestHead): Promise<string[]> {
-  return (await connectedSiteOf(head))?.origins ?? [];
+async function siteOrigins(head: RequestHead<UrlSite>): Promise<string[]> {
+  return head.subject?.origins ?? [];
 }
 
-async function siteCaller(req: RestRequest): Promise<SiteCaller | WpError> {
-  return siteCallerOf(await connectedSiteOf(req), keyOf(req), req.header('origin'));
+async function siteCaller(req: RestRequest<unknown, Params, UrlSite>): Promise<SiteCaller | WpError> {
+  return siteCallerOf(req.subject, keyOf(req), req.header('origin'));
 }
 
-async function createSiteTicket(req: RestRequest<SiteCaller, SiteTicketParams>): Promise<RestResponse> {
+async function createSiteTicket(req: RestRequest<SiteCaller, SiteTicketParams, UrlSite>): Promise<RestResponse> {
   const { email, name, subject, message, page_url: pageUrl, metadata, attachments } = req.params;
   // Files come base64 in the JSON body (contract section 4); uploads in a multipart body are not read.
   if (req.files.length) throw new WpError('svc_attachments_base64_only', 'Send attachments base64 in the JSON body (attachments), not as uploaded files.', 400);

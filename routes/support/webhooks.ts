@@ -19,7 +19,7 @@ import { storageAvailability } from '../../lib/support/storage-check';
 import { unixSeconds } from '../../lib/wp/clock';
 import { WpError } from '../../lib/wp/errors';
 import { Site } from '../../lib/wp/site';
-import { Endpoint, RequestHead, RestRequest, RestResponse, RouteDeclaration, allowAnyone } from '../../lib/wp/rest/route';
+import { Endpoint, Params, RequestHead, RestRequest, RestResponse, RouteDeclaration } from '../../lib/wp/rest/route';
 import { NAMESPACE } from './common';
 
 const webhookBase = {
@@ -34,30 +34,32 @@ interface RelayDelivery {
   deliveryId: string;
 }
 
-const relayEndpoint: Endpoint<RelayDelivery> = {
-  methods: ['POST'], headCredential: relayHeaders, principal: signedRelay, permission: allowAnyone, handler: receiveRelay, rawBody: true, maxBodyBytes: RELAY_MAX_BYTES,
+const relayEndpoint: Endpoint<RelayDelivery, Params, Mailbox | null> = {
+  methods: ['POST'], headCredential: relayHeaders, principal: signedRelay, handler: receiveRelay, rawBody: true, maxBodyBytes: RELAY_MAX_BYTES,
 };
 
-export const relayWebhook: RouteDeclaration = {
+export const relayWebhook: RouteDeclaration<Mailbox | null> = {
   ...webhookBase,
   route: '/webhooks/relay/(?P<route_key>[\\w-]+)',
+  subject: mailboxOfUrl,
   endpoints: [relayEndpoint],
 };
 
-const connectionTestEndpoint: Endpoint<Mailbox> = { methods: ['GET'], principal: tokenMailbox, permission: automationOn, handler: connectionTest };
-const inboundEndpoint: Endpoint<Mailbox> = {
+const connectionTestEndpoint: Endpoint<Mailbox, Params, Mailbox | null> = { methods: ['GET'], principal: tokenMailbox, permission: automationOn, handler: connectionTest };
+const inboundEndpoint: Endpoint<Mailbox, Params, Mailbox | null> = {
   methods: ['POST'], headCredential: tokenInHead, principal: tokenMailbox, permission: automationOn, handler: receiveInbound, rawBody: true, maxBodyBytes: inboundLimit,
 };
 
-export const inboundWebhook: RouteDeclaration = {
+export const inboundWebhook: RouteDeclaration<Mailbox | null> = {
   ...webhookBase,
   route: '/webhooks/inbound/(?P<route_key>[\\w-]+)',
+  subject: mailboxOfUrl,
   endpoints: [connectionTestEndpoint, inboundEndpoint],
 };
 
 /** The signature (section 5) over the body with the mailbox's relay secret. */
-async function signedRelay(req: RestRequest): Promise<RelayDelivery | WpError> {
-  const mailbox = await mailboxOf(req.site, req.urlParams.route_key as string);
+async function signedRelay(req: RestRequest<unknown, Params, Mailbox | null>): Promise<RelayDelivery | WpError> {
+  const mailbox = req.subject;
   if (!mailbox) return mailboxNotFound();
   const checked = verifyRelaySignature(
     mailbox.relaySecret, req.urlParams.route_key as string, relayHeadersOf(req), req.rawBody ?? Buffer.alloc(0), unixSeconds(req.site.clock),
@@ -69,21 +71,21 @@ async function signedRelay(req: RestRequest): Promise<RelayDelivery | WpError> {
  * Before the body is read, what of the signature needs no body: the mailbox (404), and headers that
  * are present, well formed and fresh (401); the signature over the body is checked at the principal stage.
  */
-async function relayHeaders(head: RequestHead): Promise<WpError | null> {
-  const mailbox = await mailboxOf(head.site, head.urlParams.route_key as string);
+async function relayHeaders(head: RequestHead<Mailbox | null>): Promise<WpError | null> {
+  const mailbox = head.subject;
   if (!mailbox) return mailboxNotFound();
   return checkRelayHeaders(mailbox.relaySecret, relayHeadersOf(head), unixSeconds(head.site.clock));
 }
 
 /** Before the body is read: the mailbox (404) and its token (401), so a wrong token costs no body. */
-async function tokenInHead(head: RequestHead): Promise<WpError | null> {
+async function tokenInHead(head: RequestHead<Mailbox | null>): Promise<WpError | null> {
   const mailbox = await tokenMailbox(head);
   return mailbox instanceof WpError ? mailbox : null;
 }
 
 /** `Authorization: Bearer <token>`, or `X-Svc-Token` where a proxy strips Authorization. */
-async function tokenMailbox(req: RequestHead): Promise<Mailbox | WpError> {
-  const mailbox = await mailboxOf(req.site, req.urlParams.route_key as string);
+async function tokenMailbox(req: RequestHead<Mailbox | null>): Promise<Mailbox | WpError> {
+  const mailbox = req.subject;
   if (!mailbox) return mailboxNotFound();
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.header('authorization') ?? '')?.[1];
   const token = bearer ?? req.header('x-svc-token')?.trim() ?? '';
@@ -121,13 +123,14 @@ function connectionTest(req: RestRequest<Mailbox>): Record<string, unknown> {
 }
 
 /** The inbound route's body limit is the mailbox's own (an unknown mailbox was answered 404 already). */
-async function inboundLimit(site: Site, urlParams: Record<string, string>): Promise<number> {
-  return (await mailboxOf(site, urlParams.route_key ?? ''))?.maxBytes ?? DEFAULT_MAX_BYTES;
+async function inboundLimit(_site: Site, _urlParams: Record<string, string>, head: RequestHead<Mailbox | null>): Promise<number> {
+  return head.subject?.maxBytes ?? DEFAULT_MAX_BYTES;
 }
 
-async function mailboxOf(site: Site, routeKey: string): Promise<Mailbox | null> {
-  const key = mailboxKeyOf(routeKey, site.db.tables.blogId);
-  return key ? findMailbox(site.db, key) : null;
+/** The subject of a webhook's route: the mailbox its route key names (null: none, answered 404 by its credential check). */
+async function mailboxOfUrl(head: RequestHead): Promise<Mailbox | null> {
+  const key = mailboxKeyOf(head.urlParams.route_key ?? '', head.site.db.tables.blogId);
+  return key ? findMailbox(head.site.db, key) : null;
 }
 
 function accepted(receipt: Accepted): RestResponse {
