@@ -17,23 +17,23 @@ import { attachmentFile, viewConversation } from '../../lib/support/tickets/view
 import { WpError } from '../../lib/wp/errors';
 import { TypedArgs } from '../../lib/wp/rest/args';
 import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
-import { RestRequest, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { RestRequest, RestResponse, RouteDeclaration, endpoint } from '../../lib/wp/rest/route';
 import { portalOperations } from '../../schema/support/portal-args';
 import { attachmentDownload } from './attachments';
-import { NAMESPACE, SUPPORT_SCHEMAS } from './common';
-import { portalCustomerOf, portalEndpointBase, portalRouteBase } from './portal';
+import { NAMESPACE, SUPPORT_SCHEMAS, UrlSite } from './common';
+import { portalEndpointBase, portalRouteBase, signedInCustomer } from './portal';
 import { BROWSER_MAX_BODY_BYTES } from './sites';
 
 type PortalOperation = keyof typeof portalOperations;
 type PortalParams<O extends PortalOperation> = ParamsOf<(typeof portalOperations)[O], typeof SUPPORT_SCHEMAS, 'site_id' | 'id' | 'file_id'>;
-type PortalRequest<O extends PortalOperation> = RestRequest<PortalCustomer, PortalParams<O>>;
+type PortalRequest<O extends PortalOperation> = RestRequest<PortalCustomer, PortalParams<O>, UrlSite>;
 
 function portalArgs<O extends PortalOperation>(operation: O, mode: 'create' | 'edit'): TypedArgs<PortalParams<O>> {
   return argsForOperation(portalOperations[operation], SUPPORT_SCHEMAS, mode);
 }
 
 /** What every route here shares: a signed-in customer of the site's portal. */
-const signedIn = { ...portalEndpointBase, principal: portalCustomerOf, permission: allowAnyone } as const;
+const signedIn = { ...portalEndpointBase, principal: signedInCustomer } as const;
 /** A message may be as long as the site's limit: a browser's 64 KiB, as on the site's ticket route. */
 const withMessage = { ...signedIn, maxBodyBytes: BROWSER_MAX_BODY_BYTES } as const;
 /** Counted per customer of the site, as /tickets counts per user. */

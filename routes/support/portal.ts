@@ -10,15 +10,15 @@
 import { sendPortalCode, consumePortalCode, invalidCode } from '../../lib/support/portal/codes';
 import { PORTAL_LIMITS, portalEmail } from '../../lib/support/portal/limits';
 import { bearerSecretOf } from '../../lib/support/bearer-secrets';
-import { PortalCustomer, portalCustomer, portalOr404 } from '../../lib/support/portal/customer';
-import { openPortalSession, resolvePortalSession, revokePortalSession } from '../../lib/support/portal/sessions';
+import { PortalCustomer, portalCustomerOf, portalOr404 } from '../../lib/support/portal/customer';
+import { openPortalSession, revokePortalSession } from '../../lib/support/portal/sessions';
 import { ConnectedSite } from '../../lib/support/sites/store';
 import { storageAvailability } from '../../lib/support/storage-check';
 import { WpError } from '../../lib/wp/errors';
 import { visitorBucket } from '../../lib/wp/http/address-key';
 import { TypedArgs } from '../../lib/wp/rest/args';
 import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
-import { Params, RequestHead, RestRequest, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { RequestHead, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
 import { portalOperations } from '../../schema/support/portal-args';
 import { NAMESPACE, SUPPORT_SCHEMAS, UrlSite, siteOfUrl } from './common';
 
@@ -51,14 +51,9 @@ function portalSite(req: RequestHead<UrlSite>): ConnectedSite {
   return found;
 }
 
-/**
- * The principal of the routes a signed-in customer calls (sign-out, and the portal's ticket routes):
- * the token's session on this site as a customer of it, or 401.
- */
-export async function portalCustomerOf(req: RestRequest<unknown, Params, UrlSite>): Promise<PortalCustomer | WpError> {
-  const token = bearerSecretOf(req.header('authorization'), req.header('x-svc-portal'));
-  const session = await resolvePortalSession(req.site, req.urlParams.site_id ?? '', token);
-  return session instanceof WpError ? session : portalCustomer(session, portalSite(req));
+/** The signed-in customer: the session of the token in `Authorization: Bearer` or `X-Svc-Portal`. */
+export function signedInCustomer(req: RequestHead<UrlSite>): Promise<PortalCustomer | WpError> {
+  return portalCustomerOf(req.site, req.subject, bearerSecretOf(req.header('authorization'), req.header('x-svc-portal')));
 }
 
 /** What every portal route shares: origins, no credentials, the token header, small bodies. */
@@ -140,8 +135,7 @@ export const portalSession: RouteDeclaration<UrlSite> = {
       ...portalEndpointBase,
       methods: ['DELETE'],
       args: siteArgs,
-      principal: portalCustomerOf,
-      permission: allowAnyone,
+      principal: signedInCustomer,
       async handler(req) {
         await revokePortalSession(req.site, req.principal.session);
         return { signed_out: true };

@@ -7,89 +7,67 @@
  * credential); the permission check then asks whether its tools are on (403). Both answer 202 only
  * after the message and its receipt are committed.
  */
-import { DEFAULT_MAX_BYTES, Mailbox, RELAY_MAX_BYTES, findMailbox } from '../../lib/support/mailboxes/store';
-import { mailboxKeyOf } from '../../lib/support/mailboxes/route-key';
-import { bearerSecretMatches } from '../../lib/support/bearer-secrets';
-import { automationOff, invalidToken, mailboxNotFound } from '../../lib/support/inbound/errors';
+import { DEFAULT_MAX_BYTES, Mailbox, RELAY_MAX_BYTES } from '../../lib/support/mailboxes/store';
+import { RelayDelivery, mailboxOfRouteKey, mailboxTokenOf, relayDelivery, relayHeadersRefusal, tokenMailbox } from '../../lib/support/inbound/caller';
+import { automationOff } from '../../lib/support/inbound/errors';
 import { readInboundBody } from '../../lib/support/inbound/inbound-body';
 import { composeMessage } from '../../lib/support/inbound/compose';
 import { Accepted, acceptEmail, sha256 } from '../../lib/support/inbound/intake';
-import { RelayHeaders, checkRelayHeaders, verifyRelaySignature } from '../../lib/support/inbound/signature';
+import { RelayHeaders } from '../../lib/support/inbound/signature';
 import { storageAvailability } from '../../lib/support/storage-check';
-import { unixSeconds } from '../../lib/wp/clock';
 import { WpError } from '../../lib/wp/errors';
 import { Site } from '../../lib/wp/site';
 import { Endpoint, Params, RequestHead, RestRequest, RestResponse, RouteDeclaration } from '../../lib/wp/rest/route';
 import { NAMESPACE } from './common';
 
+/** What the URL names: the mailbox of its route key (null: none, answered 404 by the credential checks). */
+type UrlMailbox = Mailbox | null;
+
 const webhookBase = {
   namespace: NAMESPACE,
   headers: { 'Cache-Control': 'no-store' },
   availability: storageAvailability,
+  subject: (head: RequestHead) => mailboxOfRouteKey(head.site, head.urlParams.route_key ?? ''),
 };
 
-/** A relay's delivery: the mailbox its signature names, and the relay's delivery ID. */
-interface RelayDelivery {
-  mailbox: Mailbox;
-  deliveryId: string;
-}
-
-const relayEndpoint: Endpoint<RelayDelivery, Params, Mailbox | null> = {
-  methods: ['POST'], headCredential: relayHeaders, principal: signedRelay, handler: receiveRelay, rawBody: true, maxBodyBytes: RELAY_MAX_BYTES,
+const relayEndpoint: Endpoint<RelayDelivery, Params, UrlMailbox> = {
+  methods: ['POST'], headCredential: relayInHead, principal: signedRelay, handler: receiveRelay, rawBody: true, maxBodyBytes: RELAY_MAX_BYTES,
 };
 
-export const relayWebhook: RouteDeclaration<Mailbox | null> = {
+export const relayWebhook: RouteDeclaration<UrlMailbox> = {
   ...webhookBase,
   route: '/webhooks/relay/(?P<route_key>[\\w-]+)',
-  subject: mailboxOfUrl,
   endpoints: [relayEndpoint],
 };
 
-const connectionTestEndpoint: Endpoint<Mailbox, Params, Mailbox | null> = { methods: ['GET'], principal: tokenMailbox, permission: automationOn, handler: connectionTest };
-const inboundEndpoint: Endpoint<Mailbox, Params, Mailbox | null> = {
-  methods: ['POST'], headCredential: tokenInHead, principal: tokenMailbox, permission: automationOn, handler: receiveInbound, rawBody: true, maxBodyBytes: inboundLimit,
+const connectionTestEndpoint: Endpoint<Mailbox, Params, UrlMailbox> = { methods: ['GET'], principal: mailboxOfToken, permission: automationOn, handler: connectionTest };
+const inboundEndpoint: Endpoint<Mailbox, Params, UrlMailbox> = {
+  methods: ['POST'], headCredential: tokenInHead, principal: mailboxOfToken, permission: automationOn, handler: receiveInbound, rawBody: true, maxBodyBytes: inboundLimit,
 };
 
-export const inboundWebhook: RouteDeclaration<Mailbox | null> = {
+export const inboundWebhook: RouteDeclaration<UrlMailbox> = {
   ...webhookBase,
   route: '/webhooks/inbound/(?P<route_key>[\\w-]+)',
-  subject: mailboxOfUrl,
   endpoints: [connectionTestEndpoint, inboundEndpoint],
 };
 
-/** The signature (section 5) over the body with the mailbox's relay secret. */
-async function signedRelay(req: RestRequest<unknown, Params, Mailbox | null>): Promise<RelayDelivery | WpError> {
-  const mailbox = req.subject;
-  if (!mailbox) return mailboxNotFound();
-  const checked = verifyRelaySignature(
-    mailbox.relaySecret, req.urlParams.route_key as string, relayHeadersOf(req), req.rawBody ?? Buffer.alloc(0), unixSeconds(req.site.clock),
-  );
-  return checked instanceof WpError ? checked : { mailbox, deliveryId: checked.deliveryId };
+async function signedRelay(req: RestRequest<unknown, Params, UrlMailbox>): Promise<RelayDelivery | WpError> {
+  return relayDelivery(req.site, req.subject, req.urlParams.route_key ?? '', relayHeadersOf(req), req.rawBody ?? Buffer.alloc(0));
 }
 
-/**
- * Before the body is read, what of the signature needs no body: the mailbox (404), and headers that
- * are present, well formed and fresh (401); the signature over the body is checked at the principal stage.
- */
-async function relayHeaders(head: RequestHead<Mailbox | null>): Promise<WpError | null> {
-  const mailbox = head.subject;
-  if (!mailbox) return mailboxNotFound();
-  return checkRelayHeaders(mailbox.relaySecret, relayHeadersOf(head), unixSeconds(head.site.clock));
+/** Before the body is read: the mailbox and the signature's headers; the signature over the body is checked at the principal stage. */
+async function relayInHead(head: RequestHead<UrlMailbox>): Promise<WpError | null> {
+  return relayHeadersRefusal(head.site, head.subject, relayHeadersOf(head));
+}
+
+async function mailboxOfToken(req: RequestHead<UrlMailbox>): Promise<Mailbox | WpError> {
+  return tokenMailbox(req.subject, mailboxTokenOf(req.header('authorization'), req.header('x-svc-token')));
 }
 
 /** Before the body is read: the mailbox (404) and its token (401), so a wrong token costs no body. */
-async function tokenInHead(head: RequestHead<Mailbox | null>): Promise<WpError | null> {
-  const mailbox = await tokenMailbox(head);
+async function tokenInHead(head: RequestHead<UrlMailbox>): Promise<WpError | null> {
+  const mailbox = await mailboxOfToken(head);
   return mailbox instanceof WpError ? mailbox : null;
-}
-
-/** `Authorization: Bearer <token>`, or `X-Svc-Token` where a proxy strips Authorization. */
-async function tokenMailbox(req: RequestHead<Mailbox | null>): Promise<Mailbox | WpError> {
-  const mailbox = req.subject;
-  if (!mailbox) return mailboxNotFound();
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.header('authorization') ?? '')?.[1];
-  const token = bearer ?? req.header('x-svc-token')?.trim() ?? '';
-  return bearerSecretMatches(token, mailbox.tokenHash) ? mailbox : invalidToken();
 }
 
 function relayHeadersOf(head: RequestHead): RelayHeaders {
@@ -123,14 +101,8 @@ function connectionTest(req: RestRequest<Mailbox>): Record<string, unknown> {
 }
 
 /** The inbound route's body limit is the mailbox's own (an unknown mailbox was answered 404 already). */
-async function inboundLimit(_site: Site, _urlParams: Record<string, string>, head: RequestHead<Mailbox | null>): Promise<number> {
+async function inboundLimit(_site: Site, _urlParams: Record<string, string>, head: RequestHead<UrlMailbox>): Promise<number> {
   return head.subject?.maxBytes ?? DEFAULT_MAX_BYTES;
-}
-
-/** The subject of a webhook's route: the mailbox its route key names (null: none, answered 404 by its credential check). */
-async function mailboxOfUrl(head: RequestHead): Promise<Mailbox | null> {
-  const key = mailboxKeyOf(head.urlParams.route_key ?? '', head.site.db.tables.blogId);
-  return key ? findMailbox(head.site.db, key) : null;
 }
 
 function accepted(receipt: Accepted): RestResponse {
