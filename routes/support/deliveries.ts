@@ -1,14 +1,15 @@
 /** support/v1 deliveries: retrying or cancelling a ticket's outgoing email (agents only). */
-import { RouteDeclaration, endpoint, requireCapability } from '../../lib/wp/rest/route';
+import { endpoint, requireCapability } from '../../lib/wp/rest/route';
 import { actOnDelivery } from '../../lib/support/tickets/deliveries';
 import { presentDelivery } from '../../lib/support/tickets/present';
-import { TicketRequest, ticketArgs, ticketRouteBase } from './common';
+import { TicketRequest, ticketArgs, ticketItemSchema } from './common';
+import { supportRoute } from './kit';
 
-export const ticketDelivery: RouteDeclaration = {
-  ...ticketRouteBase,
+export const ticketDelivery = supportRoute({
   route: '/tickets/(?P<id>[\\d]+)/deliveries/(?P<delivery_id>[\\d]+)',
-  endpoints: [endpoint({ methods: ['PATCH'], permission: requireCapability('svc_work_tickets'), args: ticketArgs('delivery'), handler: updateDelivery })],
-};
+  schema: ticketItemSchema,
+  endpoints: [endpoint({ methods: ['PATCH'], permission: requireCapability('svc_work_tickets'), args: ticketArgs.delivery, handler: updateDelivery })],
+});
 
 async function updateDelivery(req: TicketRequest<'delivery'>): Promise<unknown> {
   const { id, delivery_id: deliveryId, action, attempts } = req.params;

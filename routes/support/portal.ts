@@ -4,34 +4,74 @@
  * - POST /sites/<site-id>/portal/code: emails a 6-digit code (through the job queue).
  * - POST /sites/<site-id>/portal/session: exchanges address and code for a 30-day token.
  * - DELETE /sites/<site-id>/portal/session: signs out (the token in Authorization or X-Svc-Portal).
- * Every portal route answers 404 `portal_disabled` first of all while the site's portal is off (the
- * route's `gate`); browsers may call only from the site's listed addresses, without credentials.
+ * Every portal route's subject is the site its URL names; it answers 404 `portal_disabled` first of
+ * all while the site's portal is off (the route's `gate`); browsers may call only from the site's
+ * listed addresses, without credentials.
  */
-import { sendPortalCode, consumePortalCode, invalidCode } from '../../lib/support/portal/codes';
-import { PORTAL_LIMITS, portalEmail } from '../../lib/support/portal/limits';
 import { bearerSecretOf } from '../../lib/support/bearer-secrets';
+import { sendPortalCode, consumePortalCode, invalidCode } from '../../lib/support/portal/codes';
 import { PortalCustomer, portalCustomerOf, portalOr404 } from '../../lib/support/portal/customer';
+import { PORTAL_LIMITS, portalEmail } from '../../lib/support/portal/limits';
 import { openPortalSession, revokePortalSession } from '../../lib/support/portal/sessions';
 import { ConnectedSite } from '../../lib/support/sites/store';
-import { storageAvailability } from '../../lib/support/storage-check';
 import { WpError } from '../../lib/wp/errors';
 import { visitorBucket } from '../../lib/wp/http/address-key';
-import { TypedArgs } from '../../lib/wp/rest/args';
-import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
-import { RequestHead, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { ArgsParams, operations } from '../../lib/wp/rest/item-schema';
+import { RequestHead, RestRequest, RestResponse, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { SUPPORT_SCHEMAS } from '../../schema/support';
 import { portalOperations } from '../../schema/support/portal-args';
-import { NAMESPACE, SUPPORT_SCHEMAS, UrlSite, siteOfUrl } from './common';
+import { UrlSite, siteOfUrl, supportRoute } from './kit';
 
 /** The portal's request bodies are a few fields. */
 export const PORTAL_MAX_BODY_BYTES = 16 * 1024;
 
-type SiteParams = ParamsOf<typeof portalOperations.site, typeof SUPPORT_SCHEMAS, 'site_id'>;
-type CodeParams = ParamsOf<typeof portalOperations.code, typeof SUPPORT_SCHEMAS, 'site_id'>;
-type SessionParams = ParamsOf<typeof portalOperations.session, typeof SUPPORT_SCHEMAS, 'site_id'>;
+/** The args of each portal operation (schema/support/portal-args.ts). */
+export const portalArgs = operations(portalOperations, SUPPORT_SCHEMAS, ['site_id', 'id', 'file_id']);
 
-const siteArgs: TypedArgs<SiteParams> = argsForOperation(portalOperations.site, SUPPORT_SCHEMAS, 'create');
-const codeArgs: TypedArgs<CodeParams> = argsForOperation(portalOperations.code, SUPPORT_SCHEMAS, 'create');
-const sessionArgs: TypedArgs<SessionParams> = argsForOperation(portalOperations.session, SUPPORT_SCHEMAS, 'create');
+/** What every portal route shares: its subject, the site the URL names, and the gate on it. */
+export const portalRoute = { subject: siteOfUrl, gate: portalGate };
+
+/** What every portal endpoint shares: the site's origins, no credentials, the token header, small bodies. */
+export const portalEndpoint = {
+  origins: portalOrigins,
+  corsCredentials: false,
+  corsHeaders: ['X-Svc-Portal'],
+  maxBodyBytes: PORTAL_MAX_BODY_BYTES,
+} as const;
+
+export const portalConfig = supportRoute({
+  ...portalRoute,
+  route: '/sites/(?P<site_id>[\\w-]+)/portal/config',
+  endpoints: [endpoint({ ...portalEndpoint, methods: ['GET'], args: portalArgs.site, permission: allowAnyone, handler: config })],
+});
+
+export const portalCode = supportRoute({
+  ...portalRoute,
+  route: '/sites/(?P<site_id>[\\w-]+)/portal/code',
+  endpoints: [
+    endpoint({
+      ...portalEndpoint, methods: ['POST'], args: portalArgs.code, permission: allowAnyone, handler: sendCode,
+      rateLimit: [
+        { name: 'portal.code.email', limit: PORTAL_LIMITS.codesPerEmailHour, windowSeconds: 3600, key: (req) => `${req.urlParams.site_id}:${portalEmail(req.params.email)}` },
+        { name: 'portal.code.ip', limit: PORTAL_LIMITS.codesPerIpHour, windowSeconds: 3600, key: (req) => visitorBucket(req.ip) },
+      ],
+    }),
+  ],
+});
+
+export const portalSession = supportRoute({
+  ...portalRoute,
+  route: '/sites/(?P<site_id>[\\w-]+)/portal/session',
+  endpoints: [
+    endpoint({
+      ...portalEndpoint, methods: ['POST'], args: portalArgs.session, permission: allowAnyone, handler: signIn,
+      rateLimit: { name: 'portal.session.ip', limit: PORTAL_LIMITS.signInsPerIp, windowSeconds: PORTAL_LIMITS.signInWindowSeconds, key: (req) => visitorBucket(req.ip) },
+    }),
+    endpoint({ ...portalEndpoint, methods: ['DELETE'], args: portalArgs.site, principal: signedInCustomer, handler: signOut }),
+  ],
+});
+
+type PortalRequest<O extends keyof typeof portalArgs, P = unknown> = RestRequest<P, ArgsParams<(typeof portalArgs)[O]>, UrlSite>;
 
 /** Every portal route's first check: the site exists (404 `svc_site_not_found`) and its portal is on (404 `portal_disabled`). */
 async function portalGate(head: RequestHead<UrlSite>): Promise<WpError | null> {
@@ -56,90 +96,28 @@ export function signedInCustomer(req: RequestHead<UrlSite>): Promise<PortalCusto
   return portalCustomerOf(req.site, req.subject, bearerSecretOf(req.header('authorization'), req.header('x-svc-portal')));
 }
 
-/** What every portal route shares: origins, no credentials, the token header, small bodies. */
-export const portalEndpointBase = {
-  origins: portalOrigins,
-  corsCredentials: false,
-  corsHeaders: ['X-Svc-Portal'],
-  maxBodyBytes: PORTAL_MAX_BODY_BYTES,
-} as const;
+function config(req: PortalRequest<'site'>): Record<string, unknown> {
+  const s = portalSite(req);
+  return {
+    site_name: s.name, new_tickets: s.newTickets, message_limit: s.messageLimit, message_hint: s.messageHint,
+    customer_can_resolve: s.customerCanResolve, customer_can_reopen: s.customerCanReopen,
+  };
+}
 
-export const portalRouteBase = {
-  namespace: NAMESPACE,
-  headers: { 'Cache-Control': 'private, no-store' },
-  availability: storageAvailability,
-  subject: siteOfUrl,
-  gate: portalGate,
-};
+async function sendCode(req: PortalRequest<'code'>): Promise<RestResponse> {
+  await sendPortalCode(req.site, portalSite(req), req.params.email);
+  // The same answer for every address: whether anyone has it is not told.
+  return new RestResponse({ sent: true, expires_in: PORTAL_LIMITS.codeTtlSeconds, resend_after: PORTAL_LIMITS.resendSeconds }, 202);
+}
 
-export const portalConfig: RouteDeclaration<UrlSite> = {
-  ...portalRouteBase,
-  route: '/sites/(?P<site_id>[\\w-]+)/portal/config',
-  endpoints: [
-    endpoint<SiteParams, unknown, UrlSite>({
-      ...portalEndpointBase,
-      methods: ['GET'],
-      args: siteArgs,
-      permission: allowAnyone,
-      async handler(req) {
-        const s = portalSite(req);
-        return {
-          site_name: s.name, new_tickets: s.newTickets, message_limit: s.messageLimit, message_hint: s.messageHint,
-          customer_can_resolve: s.customerCanResolve, customer_can_reopen: s.customerCanReopen,
-        };
-      },
-    }),
-  ],
-};
+async function signIn(req: PortalRequest<'session'>): Promise<RestResponse> {
+  const s = portalSite(req);
+  if (!(await consumePortalCode(req.site, s.siteId, req.params.email, req.params.code.trim()))) throw invalidCode();
+  const { token, session } = await openPortalSession(req.site, s.siteId, req.params.email);
+  return new RestResponse({ token, email: session.email, expires_in: PORTAL_LIMITS.sessionTtlSeconds, expires_at: new Date(session.expiresAt * 1000).toISOString() }, 201);
+}
 
-export const portalCode: RouteDeclaration<UrlSite> = {
-  ...portalRouteBase,
-  route: '/sites/(?P<site_id>[\\w-]+)/portal/code',
-  endpoints: [
-    endpoint<CodeParams, unknown, UrlSite>({
-      ...portalEndpointBase,
-      methods: ['POST'],
-      args: codeArgs,
-      permission: allowAnyone,
-      rateLimit: [
-        { name: 'portal.code.email', limit: PORTAL_LIMITS.codesPerEmailHour, windowSeconds: 3600, key: (req) => `${req.urlParams.site_id}:${portalEmail(req.params.email)}` },
-        { name: 'portal.code.ip', limit: PORTAL_LIMITS.codesPerIpHour, windowSeconds: 3600, key: (req) => visitorBucket(req.ip) },
-      ],
-      async handler(req) {
-        await sendPortalCode(req.site, portalSite(req), req.params.email);
-        // The same answer for every address: whether anyone has it is not told.
-        return new RestResponse({ sent: true, expires_in: PORTAL_LIMITS.codeTtlSeconds, resend_after: PORTAL_LIMITS.resendSeconds }, 202);
-      },
-    }),
-  ],
-};
-
-export const portalSession: RouteDeclaration<UrlSite> = {
-  ...portalRouteBase,
-  route: '/sites/(?P<site_id>[\\w-]+)/portal/session',
-  endpoints: [
-    endpoint<SessionParams, unknown, UrlSite>({
-      ...portalEndpointBase,
-      methods: ['POST'],
-      args: sessionArgs,
-      permission: allowAnyone,
-      rateLimit: { name: 'portal.session.ip', limit: PORTAL_LIMITS.signInsPerIp, windowSeconds: PORTAL_LIMITS.signInWindowSeconds, key: (req) => visitorBucket(req.ip) },
-      async handler(req) {
-        const s = portalSite(req);
-        if (!(await consumePortalCode(req.site, s.siteId, req.params.email, req.params.code.trim()))) throw invalidCode();
-        const { token, session } = await openPortalSession(req.site, s.siteId, req.params.email);
-        return new RestResponse({ token, email: session.email, expires_in: PORTAL_LIMITS.sessionTtlSeconds, expires_at: new Date(session.expiresAt * 1000).toISOString() }, 201);
-      },
-    }),
-    endpoint<SiteParams, PortalCustomer, UrlSite>({
-      ...portalEndpointBase,
-      methods: ['DELETE'],
-      args: siteArgs,
-      principal: signedInCustomer,
-      async handler(req) {
-        await revokePortalSession(req.site, req.principal.session);
-        return { signed_out: true };
-      },
-    }),
-  ],
-};
+async function signOut(req: PortalRequest<'site', PortalCustomer>): Promise<Record<string, unknown>> {
+  await revokePortalSession(req.site, req.principal.session);
+  return { signed_out: true };
+}

@@ -14,42 +14,29 @@ import { readInboundBody } from '../../lib/support/inbound/inbound-body';
 import { composeMessage } from '../../lib/support/inbound/compose';
 import { Accepted, acceptEmail, sha256 } from '../../lib/support/inbound/intake';
 import { RelayHeaders } from '../../lib/support/inbound/signature';
-import { storageAvailability } from '../../lib/support/storage-check';
 import { WpError } from '../../lib/wp/errors';
 import { Site } from '../../lib/wp/site';
-import { Endpoint, Params, RequestHead, RestRequest, RestResponse, RouteDeclaration } from '../../lib/wp/rest/route';
-import { NAMESPACE } from './common';
+import { Endpoint, Params, RequestHead, RestRequest, RestResponse } from '../../lib/wp/rest/route';
+import { supportRoute } from './kit';
 
 /** What the URL names: the mailbox of its route key (null: none, answered 404 by the credential checks). */
 type UrlMailbox = Mailbox | null;
 
-const webhookBase = {
-  namespace: NAMESPACE,
-  headers: { 'Cache-Control': 'no-store' },
-  availability: storageAvailability,
-  subject: (head: RequestHead) => mailboxOfRouteKey(head.site, head.urlParams.route_key ?? ''),
-};
+/** What both webhooks share: servers call them (no browser cache involved), and their subject. */
+const webhook = { cache: 'no-store', subject: (head: RequestHead) => mailboxOfRouteKey(head.site, head.urlParams.route_key ?? '') } as const;
 
 const relayEndpoint: Endpoint<RelayDelivery, Params, UrlMailbox> = {
   methods: ['POST'], headCredential: relayInHead, principal: signedRelay, handler: receiveRelay, rawBody: true, maxBodyBytes: RELAY_MAX_BYTES,
 };
 
-export const relayWebhook: RouteDeclaration<UrlMailbox> = {
-  ...webhookBase,
-  route: '/webhooks/relay/(?P<route_key>[\\w-]+)',
-  endpoints: [relayEndpoint],
-};
+export const relayWebhook = supportRoute({ ...webhook, route: '/webhooks/relay/(?P<route_key>[\\w-]+)', endpoints: [relayEndpoint] });
 
 const connectionTestEndpoint: Endpoint<Mailbox, Params, UrlMailbox> = { methods: ['GET'], principal: mailboxOfToken, permission: automationOn, handler: connectionTest };
 const inboundEndpoint: Endpoint<Mailbox, Params, UrlMailbox> = {
   methods: ['POST'], headCredential: tokenInHead, principal: mailboxOfToken, permission: automationOn, handler: receiveInbound, rawBody: true, maxBodyBytes: inboundLimit,
 };
 
-export const inboundWebhook: RouteDeclaration<UrlMailbox> = {
-  ...webhookBase,
-  route: '/webhooks/inbound/(?P<route_key>[\\w-]+)',
-  endpoints: [connectionTestEndpoint, inboundEndpoint],
-};
+export const inboundWebhook = supportRoute({ ...webhook, route: '/webhooks/inbound/(?P<route_key>[\\w-]+)', endpoints: [connectionTestEndpoint, inboundEndpoint] });
 
 async function signedRelay(req: RestRequest<unknown, Params, UrlMailbox>): Promise<RelayDelivery | WpError> {
   return relayDelivery(req.site, req.subject, req.urlParams.route_key ?? '', relayHeadersOf(req), req.rawBody ?? Buffer.alloc(0));

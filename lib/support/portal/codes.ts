@@ -8,6 +8,7 @@ import { enqueueJob } from '../jobs/enqueue';
 import { unixSeconds } from '../../wp/clock';
 import { isDuplicateKeyError, isRetryableTransactionError } from '../../wp/db/errors';
 import { WpError } from '../../wp/errors';
+import { tooManyRequests } from '../../wp/rate-limit';
 import { Site } from '../../wp/site';
 import { ConnectedSite } from '../sites/store';
 import { PORTAL_LIMITS, portalEmail } from './limits';
@@ -29,11 +30,10 @@ export async function sendPortalCode(site: Site, portal: ConnectedSite, rawEmail
   const code = newCode();
   const hash = await codeHash(site, portal.siteId, email, code);
   const sealed = await sealCode(site, portal.siteId, code);
-  const tooSoon = (wait: number) => new WpError('rest_too_many_requests', `Too many requests. Try again in ${wait} seconds.`, 429, { status: 429, retry_after: wait });
   await site.db.knex.transaction(async (trx) => {
     const row = await trx(table).where({ site_id: portal.siteId, email }).forUpdate().first();
     const wait = row ? Number(row.sent_at) + PORTAL_LIMITS.resendSeconds - now : 0;
-    if (wait > 0) throw tooSoon(wait);
+    if (wait > 0) throw tooManyRequests(wait);
     const failures = row && Number(row.expires_at) > now ? Number(row.failures) : 0;
     const values = { code_hash: hash, failures, sent_at: now, expires_at: now + PORTAL_LIMITS.codeTtlSeconds };
     if (row) await trx(table).where({ id: row.id }).update(values);
@@ -41,7 +41,7 @@ export async function sendPortalCode(site: Site, portal: ConnectedSite, rawEmail
       // A concurrent first request for the address won the unique key (or InnoDB's gap lock): this one
       // is a resend too soon.
       await trx(table).insert({ site_id: portal.siteId, email, ...values }).catch((err: unknown) => {
-        throw isDuplicateKeyError(err) || isRetryableTransactionError(err) ? tooSoon(PORTAL_LIMITS.resendSeconds) : err;
+        throw isDuplicateKeyError(err) || isRetryableTransactionError(err) ? tooManyRequests(PORTAL_LIMITS.resendSeconds) : err;
       });
     }
     await enqueueJob(trx, site.db.tables, 'portal_code_email', { site_id: portal.siteId, email, sealed }, now);

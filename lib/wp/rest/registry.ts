@@ -5,6 +5,7 @@
  */
 import { CompiledArgs, compileArgs } from './args';
 import { namespaceIndexRoute, rootIndexRoute } from './discovery';
+import { argsForMethods } from './item-schema';
 import { Endpoint, HttpMethod, RouteDeclaration, requirePrincipal } from './route';
 
 export interface CompiledEndpoint extends Endpoint {
@@ -53,7 +54,10 @@ export class RestRegistry {
   }
 
   private add(declaration: RouteDeclaration, namespace: string, fullRoute: string): void {
-    const endpoints = declaration.endpoints.map((e) => ({ ...e, permission: permissionOf(e, fullRoute), compiled: compileArgs(e.args ?? {}) }));
+    const endpoints = declaration.endpoints.map((e) => {
+      const args = argsForMethods(e.args ?? {}, e.methods);
+      return { ...e, args, permission: permissionOf(e, fullRoute), compiled: compileArgs(args) };
+    });
     // WP: registering a route again adds its endpoints to the same route (one Allow header, one index entry).
     const existing = this.routes.find((r) => r.fullRoute === fullRoute);
     if (existing) {

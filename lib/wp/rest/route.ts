@@ -145,7 +145,9 @@ export interface Endpoint<P = unknown, A extends object = Params, S = unknown> {
    * other), and a request from any other origin is refused at the origin stage. Requests without an
    * Origin (servers) are left to the principal and permission.
    */
-  origins?(req: RequestHead<S>): Promise<string[]>;
+  // NoInfer (here and in `permission`): the caller's and the subject's types come from the stages
+  // that produce or need them, so that shared checks (allowAnyone, a route's origins) need not name them.
+  origins?(req: RequestHead<NoInfer<S>>): Promise<string[]>;
   /**
    * Whether CORS answers to a listed origin allow credentials (`Access-Control-Allow-Credentials:
    * true`, so a browser may send and read cookies). Default true, as WordPress sends it; say false for
@@ -162,7 +164,7 @@ export interface Endpoint<P = unknown, A extends object = Params, S = unknown> {
    * Who may call. Required, except of an endpoint that declares a `principal`: its permission is then
    * `requirePrincipal` unless it says more. Public endpoints say so with `allowAnyone`.
    */
-  permission?(req: RestRequest<P, A, S>): boolean | WpError | Promise<boolean | WpError>;
+  permission?(req: RestRequest<NoInfer<P>, A, NoInfer<S>>): boolean | WpError | Promise<boolean | WpError>;
   args?: TypedArgs<A>;
   handler(req: RestRequest<P, A, S>): unknown;
   /**

@@ -15,6 +15,7 @@ import { parsePhpQuery } from '../http/php-query';
 import { clientIp, isSecure, parseCookieHeader, queryString } from '../http/request-info';
 import { noteRoute, noteUser, notesOf } from '../http/request-notes';
 import { visitorBucket } from '../http/address-key';
+import { tooManyRequests } from '../rate-limit';
 import { Site } from '../site';
 import { validateArgs } from './args';
 import { RouteMatch, RestRegistry } from './registry';
@@ -236,11 +237,7 @@ export class RestServer {
       const decision = spec.counting === 'batched'
         ? limiter.hitBatched(bucket, limit, windowSeconds)
         : await limiter.hit(bucket, limit, windowSeconds);
-      if (!decision.allowed) {
-        throw new WpError('rest_too_many_requests', `Too many requests. Try again in ${decision.retryAfter} seconds.`, 429, {
-          retry_after: decision.retryAfter,
-        });
-      }
+      if (!decision.allowed) throw tooManyRequests(decision.retryAfter);
     }
   }
 
