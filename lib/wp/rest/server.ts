@@ -1,8 +1,13 @@
 /**
- * WP: WP_REST_Server::serve_request() and dispatch(), over Express. The stages run in WordPress's
- * order: JSONP check → authentication (cookie nonce) → OPTIONS → route match → JSON → arguments →
- * permission → rate limit → handler → response filters (Allow, _fields, pagination) → envelope →
- * headers (CORS, no-cache) → JSON/JSONP body.
+ * WP: WP_REST_Server::serve_request() and dispatch(), over Express. The stages, WordPress's in
+ * WordPress's order with the ones it lacks (marked +) where they must be:
+ * JSONP check → route match → + subject (what the URL names, once per request: every later stage
+ * sees it) → + origins listed (CORS of every answer) → + gate → + body limit and head credential →
+ * body read → authentication (cookie nonce, application password) → OPTIONS → no route → route
+ * availability → JSON → arguments → + origin check → + principal → permission (requirePrincipal when
+ * only a principal is declared) → + rate limits (declared buckets, sizes per request) → handler →
+ * response filters (Allow, _fields, pagination) → envelope → headers (CORS, no-cache) → JSON/JSONP
+ * body, raw bytes or an event stream. docs/architecture.md, "A route's life", says what each does.
  */
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
