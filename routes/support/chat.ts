@@ -6,14 +6,13 @@
  * - POST /chat/handoff: the conversation becomes a ticket.
  * All four answer browsers only on this site's pages and the connected sites' listed addresses,
  * without cookies; a request without Origin counts as this site's. Their limits are declared buckets
- * whose sizes are settings (lib/support/chat/limits.ts).
+ * whose sizes are settings (chatLimit(), lib/support/chat/settings.ts).
  */
 import { handOff } from '../../lib/support/chat/handoff';
-import { ChatBucket, chatLimit } from '../../lib/support/chat/limits';
 import { chatOrigins, collectionsForOrigin } from '../../lib/support/chat/origins';
 import { presentThread } from '../../lib/support/chat/present';
 import { ChatEvent, ChatSender, acceptMessage, answerMessage, chatSender } from '../../lib/support/chat/reply';
-import { readChatSettings } from '../../lib/support/chat/settings';
+import { ChatLimits, chatLimit, readChatSettings } from '../../lib/support/chat/settings';
 import { ChatThread, findThread, threadMessages } from '../../lib/support/chat/threads';
 import { resolveChatThread, threadHolder } from '../../lib/support/chat/tokens';
 import { WpError } from '../../lib/wp/errors';
@@ -81,12 +80,12 @@ export const chatHandoff = supportRoute({
 
 type ChatRequest<O extends keyof typeof chatArgs, P = unknown, S = unknown> = RestRequest<P, ArgsParams<(typeof chatArgs)[O]>, S>;
 
-/** A bucket of the chat limits, sized by the settings on every request (lib/support/chat/limits.ts). */
-function chatBucket<A extends object, P>(name: string, bucket: ChatBucket, key: (req: RestRequest<P, A>) => string): RateLimitSpec<A, P> {
+/** A bucket of the chat limits, sized by the settings on every request. */
+function chatBucket<A extends object, P>(name: string, bucket: keyof ChatLimits, key: (req: RestRequest<P, A>) => string): RateLimitSpec<A, P> {
   return {
     name,
-    limit: async (req) => (await chatLimit(req.site, bucket)).limit,
-    windowSeconds: async (req) => (await chatLimit(req.site, bucket)).window,
+    limit: async (req) => (await chatLimit(req.site.options, bucket)).limit,
+    windowSeconds: async (req) => (await chatLimit(req.site.options, bucket)).window,
     key,
   };
 }
