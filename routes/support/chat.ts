@@ -49,12 +49,12 @@ export const chatMessages = supportRoute({
   endpoints: [
     endpoint({
       ...visitorEndpoint, methods: ['POST'], args: chatArgs.message, handler: sendMessage,
-      principal: (req) => chatSender(req.site, String(req.params.thread), req.params.token as string | undefined),
+      principal: messageSender,
       permission: chatOn,
       rateLimit: [
         chatBucket('chat.messages.address', 'address', (req) => visitorBucket(req.ip)),
         chatBucket('chat.messages.site', 'site', () => 'all'),
-        // Once its token opened the thread (or the thread is new): a stranger is refused by the handler, uncounted here.
+        // Counted once the sender's token opened the thread (or it is new): a stranger, refused by the handler, is not.
         { ...chatBucket('chat.messages.thread', 'thread', (req: ChatRequest<'message', ChatSender>) => req.params.thread), exempt: (req) => req.principal.refusal !== null },
       ],
     }),
@@ -97,6 +97,11 @@ async function chatOn(req: RestRequest): Promise<true | WpError> {
 
 async function handoffOn(req: RestRequest): Promise<true | WpError> {
   return (await readChatSettings(req.site.options)).handoff || new WpError('svc_chat_handoff_disabled', 'Talking to a person is not offered at the moment.', 403);
+}
+
+/** Who sends a message: the holder of the thread's token, or anyone to a new thread (a refusal waits for the limits). */
+function messageSender(req: ChatRequest<'message'>): Promise<ChatSender> {
+  return chatSender(req.site, req.params.thread, req.params.token);
 }
 
 /** The caller of a conversation's route: the holder of its token (`X-Chat-Token`). */

@@ -143,10 +143,10 @@ export interface Endpoint<P = unknown, A extends object = Params, S = unknown> {
    * the endpoint is matched, before the body is read: every answer of the route, errors included,
    * then varies on Origin and names in CORS exactly the request's origin when it is listed (and no
    * other), and a request from any other origin is refused at the origin stage. Requests without an
-   * Origin (servers) are left to the principal and permission.
+   * Origin (servers) are left to the principal and permission. (NoInfer, here and in `permission`:
+   * the caller's and the subject's types come from the stages that produce or need them, so that
+   * shared checks, `allowAnyone` or a route's origins, need not name them.)
    */
-  // NoInfer (here and in `permission`): the caller's and the subject's types come from the stages
-  // that produce or need them, so that shared checks (allowAnyone, a route's origins) need not name them.
   origins?(req: RequestHead<NoInfer<S>>): Promise<string[]>;
   /**
    * Whether CORS answers to a listed origin allow credentials (`Access-Control-Allow-Credentials:

@@ -81,7 +81,8 @@ export class RestServer {
     // A route that lists origins answers CORS by its list from here on: errors before the origin
     // stage (a body too large, a bad argument) vary on Origin and name no other origin either.
     await this.listOrigins(ctx, match);
-    if (isWpError(ctx.subject)) return renderError(ctx, ctx.subject);
+    // A matched request is answered by its subject's error; a preflight or another method only lists no origin.
+    if (match && isWpError(ctx.subject)) return renderError(ctx, ctx.subject);
     const gated = match ? await match.route.declaration.gate?.(this.head(ctx, match.urlParams)) : null;
     if (gated) return renderError(ctx, gated);
     const limit = match?.endpoint.maxBodyBytes;

@@ -152,10 +152,14 @@ describe('REST route subjects', function () {
     assert.deepEqual(seen.stages, []);
   });
 
-  it("resolves a preflight's subject for its origins", async () => {
+  it("resolves a preflight's subject for its origins; a preflight still describes a route whose subject is refused", async () => {
     const res = await request(app).options(`/wp-json/${NS}/shelves/known`).set('Origin', 'https://shelf.example').set('Access-Control-Request-Method', 'POST');
     assert.equal(res.headers['access-control-allow-origin'], 'https://shelf.example');
     assert.equal(seen.resolved, 1);
+    const refused = await request(app).options(`/wp-json/${NS}/shelves/gone`).set('Origin', 'https://shelf.example').set('Access-Control-Request-Method', 'POST');
+    assert.equal(refused.status, 200);
+    assert.equal(refused.body.namespace, NS);
+    assert.equal(refused.headers['access-control-allow-origin'], undefined);
   });
 
   it('lets the principal alone decide on an endpoint that declares no permission', async () => {
