@@ -10,6 +10,7 @@
  */
 import { Clock, unixSeconds } from './clock';
 import { Database } from './db/database';
+import { WpError } from './errors';
 import { Logger } from '../logger';
 
 export interface RateDecision {
@@ -17,6 +18,15 @@ export interface RateDecision {
   /** Seconds until the window resets (for Retry-After). */
   retryAfter: number;
   remaining: number;
+}
+
+/**
+ * The answer to a request over a limit, whoever counts it (the REST server's rate stage, a domain
+ * rule such as the portal's 60 s between codes): 429 `rest_too_many_requests`, `retry_after` in its
+ * data, which the REST server also sends as Retry-After.
+ */
+export function tooManyRequests(retryAfter: number): WpError {
+  return new WpError('rest_too_many_requests', `Too many requests. Try again in ${retryAfter} seconds.`, 429, { retry_after: retryAfter });
 }
 
 /** Expired windows are swept on roughly one hit (or one batched flush) in this many. */

@@ -2,16 +2,17 @@
  * support/v1 attachment downloads. Always a download, except an image whose BYTES are PNG, JPEG, GIF,
  * WebP or AVIF when `inline=1` is asked for; never sniffable, never able to run script.
  */
-import { RawResponse, RestRequest, RouteDeclaration, endpoint, requireSignedIn } from '../../lib/wp/rest/route';
+import { RawResponse, RestRequest, endpoint, requireSignedIn } from '../../lib/wp/rest/route';
 import { Attachment } from '../../lib/support/tickets/types';
 import { AttachmentFile, attachmentFile } from '../../lib/support/tickets/view';
-import { TicketRequest, actor, ticketArgs, ticketRouteBase } from './common';
+import { TicketRequest, actor, ticketArgs, ticketItemSchema } from './common';
+import { supportRoute } from './kit';
 
-export const ticketAttachment: RouteDeclaration = {
-  ...ticketRouteBase,
+export const ticketAttachment = supportRoute({
   route: '/tickets/(?P<id>[\\d]+)/attachments/(?P<file_id>[\\d]+)',
-  endpoints: [endpoint({ methods: ['GET'], permission: requireSignedIn, args: ticketArgs('attachment'), handler: downloadAttachment })],
-};
+  schema: ticketItemSchema,
+  endpoints: [endpoint({ methods: ['GET'], permission: requireSignedIn, args: ticketArgs.attachment, handler: downloadAttachment })],
+});
 
 async function downloadAttachment(req: TicketRequest<'attachment'>): Promise<RawResponse> {
   return attachmentDownload(await attachmentFile(req.site, actor(req), req.params.id, req.params.file_id), req.params.inline === true);

@@ -16,45 +16,34 @@ import { PreviewRefused, previewViews } from '../../lib/support/changelogs/previ
 import { findProductById } from '../../lib/support/changelogs/store';
 import { probeSource, syncProduct } from '../../lib/support/changelogs/sync';
 import { WpError } from '../../lib/wp/errors';
-import { TypedArgs } from '../../lib/wp/rest/args';
-import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
-import { RestRequest, RouteDeclaration, endpoint } from '../../lib/wp/rest/route';
-import { changelogOperations } from '../../schema/support/changelog-args';
-import { CHANGELOG_SCHEMAS } from './changelogs';
-import { NAMESPACE } from './common';
-
-type ParseParams = ParamsOf<typeof changelogOperations.parse, typeof CHANGELOG_SCHEMAS>;
-type ProbeParams = ParamsOf<typeof changelogOperations.probe, typeof CHANGELOG_SCHEMAS>;
-type SyncParams = ParamsOf<typeof changelogOperations.sync, typeof CHANGELOG_SCHEMAS, 'id'>;
-
-const parseArgs: TypedArgs<ParseParams> = argsForOperation(changelogOperations.parse, CHANGELOG_SCHEMAS, 'create');
-const probeArgs: TypedArgs<ProbeParams> = argsForOperation(changelogOperations.probe, CHANGELOG_SCHEMAS, 'create');
-const syncArgs: TypedArgs<SyncParams> = argsForOperation(changelogOperations.sync, CHANGELOG_SCHEMAS, 'create');
+import { ArgsParams } from '../../lib/wp/rest/item-schema';
+import { RestRequest, endpoint } from '../../lib/wp/rest/route';
+import { changelogArgs } from './changelogs';
+import { supportRoute } from './kit';
 
 /** Pasted changelogs may be long; as large as a source sync reads, plus JSON's escaping. */
 const PARSE_MAX_BODY_BYTES = 3 * 1024 * 1024;
 
-const adminBase = { namespace: NAMESPACE, headers: { 'Cache-Control': 'private, no-store' } };
-
-export const changelogParse: RouteDeclaration = {
-  ...adminBase,
+export const changelogParse = supportRoute({
   route: '/changelogs/admin/parse',
-  endpoints: [endpoint({ methods: ['POST'], permission: (req) => canEditDocs(req.user), args: parseArgs, maxBodyBytes: PARSE_MAX_BODY_BYTES, handler: parse })],
-};
+  // Changelogs are posts: the desk's storage check (its plugin tables, uploads) is not theirs.
+  storage: false,
+  endpoints: [endpoint({ methods: ['POST'], permission: (req) => canEditDocs(req.user), args: changelogArgs.parse, maxBodyBytes: PARSE_MAX_BODY_BYTES, handler: parse })],
+});
 
-export const changelogProbe: RouteDeclaration = {
-  ...adminBase,
+export const changelogProbe = supportRoute({
   route: '/changelogs/admin/probe',
-  endpoints: [endpoint({ methods: ['POST'], permission: (req) => canEditDocs(req.user), args: probeArgs, handler: probe })],
-};
+  storage: false,
+  endpoints: [endpoint({ methods: ['POST'], permission: (req) => canEditDocs(req.user), args: changelogArgs.probe, handler: probe })],
+});
 
-export const changelogSync: RouteDeclaration = {
-  ...adminBase,
+export const changelogSync = supportRoute({
   route: '/changelogs/admin/(?P<id>[\\d]+)/sync',
-  endpoints: [endpoint({ methods: ['POST'], permission: maySync, args: syncArgs, handler: sync })],
-};
+  storage: false,
+  endpoints: [endpoint({ methods: ['POST'], permission: maySync, args: changelogArgs.sync, handler: sync })],
+});
 
-async function parse(req: RestRequest<unknown, ParseParams>): Promise<unknown> {
+async function parse(req: RestRequest<unknown, ArgsParams<typeof changelogArgs.parse>>): Promise<unknown> {
   const { format, releases } = parseChangelog(req.params.text);
   try {
     const views = await previewViews(releases);
@@ -66,7 +55,7 @@ async function parse(req: RestRequest<unknown, ParseParams>): Promise<unknown> {
   }
 }
 
-async function probe(req: RestRequest<unknown, ProbeParams>): Promise<unknown> {
+async function probe(req: RestRequest<unknown, ArgsParams<typeof changelogArgs.probe>>): Promise<unknown> {
   const { url, kind } = req.params;
   try {
     sourceUrl(url);
@@ -78,13 +67,13 @@ async function probe(req: RestRequest<unknown, ProbeParams>): Promise<unknown> {
 }
 
 /** WP: a post that does not exist is a 404 before any capability is asked (rest_post_invalid_id). */
-async function maySync(req: RestRequest<unknown, SyncParams>): Promise<boolean | WpError> {
+async function maySync(req: RestRequest<unknown, ArgsParams<typeof changelogArgs.sync>>): Promise<boolean | WpError> {
   const product = await findProductById(req.site.db, req.params.id);
   if (!product) return new WpError('rest_post_invalid_id', 'Invalid post ID.', 404);
   return canEditChangelog(req.user, product);
 }
 
-async function sync(req: RestRequest<unknown, SyncParams>): Promise<unknown> {
+async function sync(req: RestRequest<unknown, ArgsParams<typeof changelogArgs.sync>>): Promise<unknown> {
   const product = await findProductById(req.site.db, req.params.id);
   if (!product) throw new WpError('rest_post_invalid_id', 'Invalid post ID.', 404);
   const { reason, transient: _transient, ...outcome } = await syncProduct(req.site, product);

@@ -11,45 +11,43 @@ import { findProductBySlug } from '../../lib/support/changelogs/store';
 import { isVersion } from '../../lib/support/changelogs/version';
 import { withViews } from '../../lib/support/changelogs/views';
 import { WpError } from '../../lib/wp/errors';
-import { TypedArgs } from '../../lib/wp/rest/args';
-import { ParamsOf, argsForOperation, publicItemSchema, typedArgs } from '../../lib/wp/rest/item-schema';
-import { RestRequest, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { ArgsParams, operations, publicItemSchema, typedArgs } from '../../lib/wp/rest/item-schema';
+import { RestRequest, RestResponse, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { SUPPORT_SCHEMAS } from '../../schema/support';
 import { changelogOperations } from '../../schema/support/changelog-args';
 import { changelogSchema } from '../../schema/support/changelog';
-import { commonSchema } from '../../schema/support/common';
 import { releaseSchema } from '../../schema/support/release';
-import { NAMESPACE } from './common';
+import { supportRoute } from './kit';
 
-/** The schema documents the changelog routes `$ref` by `$id`. */
-export const CHANGELOG_SCHEMAS = [commonSchema, changelogSchema, releaseSchema] as const;
-
-type ReleasesParams = ParamsOf<typeof changelogOperations.releases, typeof CHANGELOG_SCHEMAS, 'product'>;
-
-const releasesArgs: TypedArgs<ReleasesParams> = argsForOperation(changelogOperations.releases, CHANGELOG_SCHEMAS, 'create');
+/** The args of each changelog operation (schema/support/changelog-args.ts), the public ones and the internal ones. */
+export const changelogArgs = operations(changelogOperations, SUPPORT_SCHEMAS, ['product', 'id']);
 
 const PRODUCT_SCHEMA = publicItemSchema(changelogSchema);
 const RELEASE_SCHEMA = publicItemSchema(releaseSchema);
 
-export const changelogsCollection: RouteDeclaration = {
-  namespace: NAMESPACE,
+export const changelogsCollection = supportRoute({
   route: '/changelogs',
+  // Public, and posts only: the desk's storage check (its plugin tables, uploads) is not theirs.
+  cache: 'public',
+  storage: false,
   schema: () => PRODUCT_SCHEMA,
   endpoints: [endpoint({ methods: ['GET'], permission: allowAnyone, args: typedArgs({}), handler: listChangelogs })],
-};
+});
 
-export const changelogReleases: RouteDeclaration = {
-  namespace: NAMESPACE,
+export const changelogReleases = supportRoute({
   route: '/changelogs/(?P<product>[^/]+)',
+  cache: 'public',
+  storage: false,
   schema: () => RELEASE_SCHEMA,
-  endpoints: [endpoint({ methods: ['GET'], permission: allowAnyone, args: releasesArgs, handler: listReleases })],
-};
+  endpoints: [endpoint({ methods: ['GET'], permission: allowAnyone, args: changelogArgs.releases, handler: listReleases })],
+});
 
 async function listChangelogs(req: RestRequest): Promise<ProductView[]> {
   const home = await req.site.homeUrl();
   return (await productSummaries(req.site)).map((s) => presentProduct(s, home));
 }
 
-async function listReleases(req: RestRequest<unknown, ReleasesParams>): Promise<RestResponse> {
+async function listReleases(req: RestRequest<unknown, ArgsParams<typeof changelogArgs.releases>>): Promise<RestResponse> {
   const { product: slug, page, per_page: perPage, stable, since } = req.params;
   if (since !== undefined && !isVersion(since)) {
     throw new WpError('rest_invalid_param', 'Invalid parameter(s): since', 400, { params: { since: 'since is not a version (such as 1.2.0 or 2.0.0-beta.1).' } });

@@ -6,34 +6,24 @@
  */
 import { testProvider } from '../../lib/support/chat/admin';
 import { learnBatch, learningProgress } from '../../lib/support/chat/retrieval';
-import { TypedArgs } from '../../lib/wp/rest/args';
-import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
-import { RouteDeclaration, endpoint, requireCapability } from '../../lib/wp/rest/route';
-import { commonSchema } from '../../schema/support/common';
-import { chatOperations } from '../../schema/support/chat-args';
-import { chatRouteBase } from './chat';
-
-const CHAT_SCHEMAS = [commonSchema] as const;
-type NoParams = ParamsOf<typeof chatOperations.none, typeof CHAT_SCHEMAS>;
-const noArgs: TypedArgs<NoParams> = argsForOperation(chatOperations.none, CHAT_SCHEMAS, 'create');
+import { endpoint, requireCapability } from '../../lib/wp/rest/route';
+import { chatArgs } from './chat';
+import { supportRoute } from './kit';
 
 const requireManager = requireCapability('svc_manage');
 const requireAgent = requireCapability('svc_work_tickets');
 
-export const chatAdminTest: RouteDeclaration = {
-  ...chatRouteBase,
+export const chatAdminTest = supportRoute({
   route: '/chat/admin/test',
-  endpoints: [endpoint<NoParams>({ methods: ['POST'], args: noArgs, permission: requireManager, handler: (req) => testProvider(req.site) })],
-};
+  endpoints: [endpoint({ methods: ['POST'], args: chatArgs.none, permission: requireManager, handler: (req) => testProvider(req.site) })],
+});
 
-export const chatAdminLearn: RouteDeclaration = {
-  ...chatRouteBase,
+export const chatAdminLearn = supportRoute({
   route: '/chat/admin/learn',
-  endpoints: [endpoint<NoParams>({ methods: ['POST'], args: noArgs, permission: requireManager, handler: (req) => learnBatch(req.site) })],
-};
+  endpoints: [endpoint({ methods: ['POST'], args: chatArgs.none, permission: requireManager, handler: (req) => learnBatch(req.site) })],
+});
 
-export const chatAdminLearning: RouteDeclaration = {
-  ...chatRouteBase,
+export const chatAdminLearning = supportRoute({
   route: '/chat/admin/learning',
-  endpoints: [endpoint<NoParams>({ methods: ['GET'], args: noArgs, permission: requireAgent, handler: (req) => learningProgress(req.site) })],
-};
+  endpoints: [endpoint({ methods: ['GET'], args: chatArgs.none, permission: requireAgent, handler: (req) => learningProgress(req.site) })],
+});

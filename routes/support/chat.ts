@@ -5,108 +5,148 @@
  * - GET /chat/threads/<uuid>: the conversation, for the holder of its token (`X-Chat-Token`).
  * - POST /chat/handoff: the conversation becomes a ticket.
  * All four answer browsers only on this site's pages and the connected sites' listed addresses,
- * without cookies; a request without Origin counts as this site's. Limits are settings (lib/support/chat/limits.ts).
+ * without cookies; a request without Origin counts as this site's. Their limits are declared buckets
+ * whose sizes are settings (chatLimit(), lib/support/chat/settings.ts).
  */
-import { countHandoff, countThreadMessage, countVisitorMessage } from '../../lib/support/chat/limits';
 import { handOff } from '../../lib/support/chat/handoff';
 import { chatOrigins, collectionsForOrigin } from '../../lib/support/chat/origins';
 import { AnswerDone, AnswerStart, presentChatAnswer, presentChatConfig, presentHandoff, presentThread } from '../../lib/support/chat/present';
-import { ChatEvent, acceptMessage, answerMessage } from '../../lib/support/chat/reply';
-import { readChatSettings } from '../../lib/support/chat/settings';
-import { ChatThread, threadMessages } from '../../lib/support/chat/store';
-import { resolveChatThread } from '../../lib/support/chat/tokens';
-import { storageAvailability } from '../../lib/support/storage-check';
+import { ChatEvent, ChatSender, acceptMessage, answerMessage, chatSender } from '../../lib/support/chat/reply';
+import { ChatLimits, chatLimit, readChatSettings } from '../../lib/support/chat/settings';
+import { ChatThread, findThread, threadMessages } from '../../lib/support/chat/store';
+import { resolveChatThread, threadHolder } from '../../lib/support/chat/tokens';
 import { WpError } from '../../lib/wp/errors';
+import { visitorBucket } from '../../lib/wp/http/address-key';
 import { Site } from '../../lib/wp/site';
-import { TypedArgs } from '../../lib/wp/rest/args';
-import { ParamsOf, argsForOperation, routeSchema } from '../../lib/wp/rest/item-schema';
-import { RequestHead, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { ArgsParams, operations, routeSchema } from '../../lib/wp/rest/item-schema';
+import { RateLimitSpec, RequestHead, RestRequest, RestResponse, allowAnyone, endpoint } from '../../lib/wp/rest/route';
 import { ServerSentEvent, StreamResponse } from '../../lib/wp/rest/stream';
-import { commonSchema } from '../../schema/support/common';
+import { SUPPORT_SCHEMAS } from '../../schema/support';
 import { chatOperations } from '../../schema/support/chat-args';
 import { chatAnswerSchema } from '../../schema/support/chat-answer';
 import { chatConfigSchema } from '../../schema/support/chat-config';
 import { chatHandoffSchema } from '../../schema/support/chat-handoff';
 import { chatMessageSchema } from '../../schema/support/chat-message';
 import { chatThreadSchema } from '../../schema/support/chat-thread';
-import { NAMESPACE } from './common';
+import { supportRoute } from './kit';
 
 /** A question is at most 4,000 characters; with the page's address and title, well within this. */
 const CHAT_MAX_BODY_BYTES = 32 * 1024;
 
-const CHAT_SCHEMAS = [commonSchema] as const;
-type NoParams = ParamsOf<typeof chatOperations.none, typeof CHAT_SCHEMAS>;
-type MessageParams = ParamsOf<typeof chatOperations.message, typeof CHAT_SCHEMAS>;
-type ThreadParams = ParamsOf<typeof chatOperations.thread, typeof CHAT_SCHEMAS, 'uuid'>;
-type HandoffParams = ParamsOf<typeof chatOperations.handoff, typeof CHAT_SCHEMAS>;
+/** The args of each chat operation (schema/support/chat-args.ts). */
+export const chatArgs = operations(chatOperations, SUPPORT_SCHEMAS, ['uuid']);
 
-const noArgs: TypedArgs<NoParams> = argsForOperation(chatOperations.none, CHAT_SCHEMAS, 'create');
-const messageArgs: TypedArgs<MessageParams> = argsForOperation(chatOperations.message, CHAT_SCHEMAS, 'create');
-const threadArgs: TypedArgs<ThreadParams> = argsForOperation(chatOperations.thread, CHAT_SCHEMAS, 'create');
-const handoffArgs: TypedArgs<HandoffParams> = argsForOperation(chatOperations.handoff, CHAT_SCHEMAS, 'create');
-
-export const chatRouteBase = {
-  namespace: NAMESPACE,
-  headers: { 'Cache-Control': 'private, no-store' },
-  availability: storageAvailability,
-};
-
-const chatEndpointBase = {
+/** What every visitor endpoint shares: this site's and the connected sites' origins, no cookies, the token header, small bodies. */
+const visitorEndpoint = {
   origins: (head: RequestHead) => chatOrigins(head.site),
   corsCredentials: false,
   corsHeaders: ['X-Chat-Token'],
   maxBodyBytes: CHAT_MAX_BODY_BYTES,
 } as const;
 
-function chatDisabled(): WpError {
-  return new WpError('svc_chat_disabled', 'Chat is not available at the moment.', 403);
-}
-
-export const chatConfig: RouteDeclaration = {
-  ...chatRouteBase,
+export const chatConfig = supportRoute({
   route: '/chat/config',
   schema: routeSchema(chatConfigSchema),
-  endpoints: [
-    endpoint<NoParams>({
-      ...chatEndpointBase,
-      methods: ['GET'],
-      args: noArgs,
-      permission: allowAnyone,
-      async handler(req) {
-        return presentChatConfig(await readChatSettings(req.site.options));
-      },
-    }),
-  ],
-};
+  endpoints: [endpoint({ ...visitorEndpoint, methods: ['GET'], args: chatArgs.none, permission: allowAnyone, handler: config })],
+});
 
-export const chatMessages: RouteDeclaration = {
-  ...chatRouteBase,
+export const chatMessages = supportRoute({
   route: '/chat/messages',
   schema: routeSchema(chatAnswerSchema, [chatThreadSchema, chatMessageSchema]),
   endpoints: [
-    endpoint<MessageParams>({
-      ...chatEndpointBase,
-      methods: ['POST'],
-      args: messageArgs,
-      permission: allowAnyone,
-      async handler(req) {
-        const settings = await readChatSettings(req.site.options);
-        if (!settings.enabled) throw chatDisabled();
-        await countVisitorMessage(req.site, settings.limits, req.ip);
-        const p = req.params;
-        const origin = req.header('origin');
-        const accepted = await acceptMessage(req.site, {
-          thread: p.thread, token: p.token, message: p.message.trim(), pageUrl: p.page_url, pageTitle: p.page_title?.trim(),
-          origin, collections: await collectionsForOrigin(req.site, origin),
-        }, () => countThreadMessage(req.site, settings.limits, p.thread));
-        if (p.stream) {
-          return new StreamResponse((signal) => asServerSentEvents(req.site, answerMessage(req.site, settings, accepted, true, signal), signal), {}, 200, settings.heartbeatSeconds * 1000);
-        }
-        return asJson(answerMessage(req.site, settings, accepted, false));
-      },
+    endpoint({
+      ...visitorEndpoint, methods: ['POST'], args: chatArgs.message, handler: sendMessage,
+      principal: messageSender,
+      permission: chatOn,
+      rateLimit: [
+        chatBucket('chat.messages.address', 'address', (req) => visitorBucket(req.ip)),
+        chatBucket('chat.messages.site', 'site', () => 'all'),
+        // Counted once the sender's token opened the thread (or it is new): a stranger, refused by the handler, is not.
+        { ...chatBucket('chat.messages.thread', 'thread', (req: ChatRequest<'message', ChatSender>) => req.params.thread), exempt: (req) => req.principal.refusal !== null },
+      ],
     }),
   ],
-};
+});
+
+export const chatThread = supportRoute({
+  route: '/chat/threads/(?P<uuid>[0-9a-fA-F-]{36})',
+  // An unknown thread is answered at the principal stage, as a wrong token is: the same 404.
+  subject: (head: RequestHead) => findThread(head.site.db, head.urlParams.uuid ?? ''),
+  schema: routeSchema(chatThreadSchema, [chatMessageSchema]),
+  endpoints: [endpoint({ ...visitorEndpoint, methods: ['GET'], args: chatArgs.thread, principal: threadOfToken, handler: readThread })],
+});
+
+export const chatHandoff = supportRoute({
+  route: '/chat/handoff',
+  schema: routeSchema(chatHandoffSchema, [chatThreadSchema]),
+  endpoints: [
+    endpoint({
+      ...visitorEndpoint, methods: ['POST'], args: chatArgs.handoff, permission: handoffOn, handler: handOffThread,
+      rateLimit: chatBucket('chat.handoff.address', 'handoff', (req) => visitorBucket(req.ip)),
+    }),
+  ],
+});
+
+type ChatRequest<O extends keyof typeof chatArgs, P = unknown, S = unknown> = RestRequest<P, ArgsParams<(typeof chatArgs)[O]>, S>;
+
+/** A bucket of the chat limits, sized by the settings on every request. */
+function chatBucket<A extends object, P>(name: string, bucket: keyof ChatLimits, key: (req: RestRequest<P, A>) => string): RateLimitSpec<A, P> {
+  return {
+    name,
+    limit: async (req) => (await chatLimit(req.site.options, bucket)).limit,
+    windowSeconds: async (req) => (await chatLimit(req.site.options, bucket)).window,
+    key,
+  };
+}
+
+/** Messages are taken while chat is on and has a provider key (403 otherwise), before any limit counts them. */
+async function chatOn(req: RestRequest): Promise<true | WpError> {
+  return (await readChatSettings(req.site.options)).enabled || new WpError('svc_chat_disabled', 'Chat is not available at the moment.', 403);
+}
+
+async function handoffOn(req: RestRequest): Promise<true | WpError> {
+  return (await readChatSettings(req.site.options)).handoff || new WpError('svc_chat_handoff_disabled', 'Talking to a person is not offered at the moment.', 403);
+}
+
+/** Who sends a message: the holder of the thread's token, or anyone to a new thread (a refusal waits for the limits). */
+function messageSender(req: ChatRequest<'message'>): Promise<ChatSender> {
+  return chatSender(req.site, req.params.thread, req.params.token);
+}
+
+/** The caller of a conversation's route: the holder of its token (`X-Chat-Token`). */
+async function threadOfToken(req: RequestHead<ChatThread | null>): Promise<ChatThread | WpError> {
+  return threadHolder(req.subject, req.header('x-chat-token')?.trim());
+}
+
+async function config(req: ChatRequest<'none'>): Promise<Record<string, unknown>> {
+  return presentChatConfig(await readChatSettings(req.site.options));
+}
+
+async function sendMessage(req: ChatRequest<'message', ChatSender>): Promise<RestResponse | StreamResponse> {
+  const settings = await readChatSettings(req.site.options);
+  const p = req.params;
+  const origin = req.header('origin');
+  const accepted = await acceptMessage(req.site, req.principal, {
+    thread: p.thread, token: p.token, message: p.message.trim(), pageUrl: p.page_url, pageTitle: p.page_title?.trim(),
+    origin, collections: await collectionsForOrigin(req.site, origin),
+  });
+  if (p.stream) {
+    return new StreamResponse((signal) => asServerSentEvents(req.site, answerMessage(req.site, settings, accepted, { stream: true, signal }), signal), {}, 200, settings.heartbeatSeconds * 1000);
+  }
+  return asJson(answerMessage(req.site, settings, accepted, { stream: false }));
+}
+
+async function readThread(req: ChatRequest<'thread', ChatThread, ChatThread | null>): Promise<unknown> {
+  return presentThread(req.principal, await threadMessages(req.site.db, req.principal.postId));
+}
+
+async function handOffThread(req: ChatRequest<'handoff'>): Promise<RestResponse> {
+  const p = req.params;
+  const thread = await resolveChatThread(req.site, p.thread, p.token);
+  if (thread instanceof WpError) throw thread;
+  const handoff = await handOff(req.site, thread, { email: p.email.trim(), name: p.name?.trim(), note: p.note?.trim() });
+  return new RestResponse(presentHandoff(thread, handoff), handoff.created ? 201 : 200);
+}
 
 /**
  * Each chat event as an SSE event named by its type, numbered from 1. An unexpected failure once the
@@ -134,45 +174,3 @@ async function asJson(events: AsyncIterable<ChatEvent>): Promise<RestResponse> {
   }
   return new RestResponse(presentChatAnswer(start as AnswerStart, done as AnswerDone), 201);
 }
-
-export const chatThread: RouteDeclaration = {
-  ...chatRouteBase,
-  route: '/chat/threads/(?P<uuid>[0-9a-fA-F-]{36})',
-  schema: routeSchema(chatThreadSchema, [chatMessageSchema]),
-  endpoints: [
-    endpoint<ThreadParams, ChatThread>({
-      ...chatEndpointBase,
-      methods: ['GET'],
-      args: threadArgs,
-      principal: (req) => resolveChatThread(req.site, req.urlParams.uuid ?? '', req.header('x-chat-token')?.trim()),
-      permission: allowAnyone,
-      async handler(req) {
-        return presentThread(req.principal, await threadMessages(req.site.db, req.principal.postId));
-      },
-    }),
-  ],
-};
-
-export const chatHandoff: RouteDeclaration = {
-  ...chatRouteBase,
-  route: '/chat/handoff',
-  schema: routeSchema(chatHandoffSchema, [chatThreadSchema]),
-  endpoints: [
-    endpoint<HandoffParams>({
-      ...chatEndpointBase,
-      methods: ['POST'],
-      args: handoffArgs,
-      permission: allowAnyone,
-      async handler(req) {
-        const settings = await readChatSettings(req.site.options);
-        if (!settings.handoff) throw new WpError('svc_chat_handoff_disabled', 'Talking to a person is not offered at the moment.', 403);
-        await countHandoff(req.site, settings.limits, req.ip);
-        const p = req.params;
-        const thread = await resolveChatThread(req.site, p.thread, p.token);
-        if (thread instanceof WpError) throw thread;
-        const handoff = await handOff(req.site, thread, { email: p.email.trim(), name: p.name?.trim(), note: p.note?.trim() });
-        return new RestResponse(presentHandoff(thread, handoff), handoff.created ? 201 : 200);
-      },
-    }),
-  ],
-};

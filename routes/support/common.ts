@@ -1,51 +1,28 @@
-/** What every support/v1 ticket route shares: namespace, private no-store caching, storage guard, schemas. */
-import { TypedArgs } from '../../lib/wp/rest/args';
-import { ItemSchemaMode, ParamsOf, argsForOperation, publicItemSchema } from '../../lib/wp/rest/item-schema';
+/** What the support/v1 ticket routes share: their args and item schema, the caller as a ticket actor, a ticket's source. */
+import { ArgsParams, operations, publicItemSchema } from '../../lib/wp/rest/item-schema';
 import { RestRequest } from '../../lib/wp/rest/route';
 import { resolveRefs } from '../../lib/wp/rest/schema-refs';
-import { storageAvailability } from '../../lib/support/storage-check';
 import { Actor, actorOf } from '../../lib/support/tickets/actor';
-import { commonSchema } from '../../schema/support/common';
-import { deliverySchema } from '../../schema/support/delivery';
-import { messageSchema } from '../../schema/support/message';
-import { siteSchema } from '../../schema/support/site';
+import { SUPPORT_SCHEMAS } from '../../schema/support';
 import { ticketSchema } from '../../schema/support/ticket';
 import { ticketOperations } from '../../schema/support/ticket-args';
-
-export const NAMESPACE = 'support/v1';
-
-/** The schema documents the support/v1 schemas `$ref` by `$id`. */
-export const SUPPORT_SCHEMAS = [commonSchema, ticketSchema, messageSchema, deliverySchema, siteSchema] as const;
 
 /** The ticket as OPTIONS shows it: refs resolved, arg_options left out. */
 const TICKET_ITEM_SCHEMA = publicItemSchema(resolveRefs(ticketSchema, SUPPORT_SCHEMAS));
 
-export const ticketRouteBase = {
-  namespace: NAMESPACE,
-  headers: { 'Cache-Control': 'private, no-store' },
-  availability: storageAvailability,
-  schema: () => TICKET_ITEM_SCHEMA,
-};
+/** The item schema of the ticket routes (and the site tickets route, which opens one). */
+export const ticketItemSchema = (): Record<string, unknown> => TICKET_ITEM_SCHEMA;
+
+/** The args of each ticket operation (schema/support/ticket-args.ts); the URLs carry `id`, `delivery_id`, `file_id`. */
+export const ticketArgs = operations(ticketOperations, SUPPORT_SCHEMAS, ['id', 'delivery_id', 'file_id']);
 
 export type TicketOperation = keyof typeof ticketOperations;
 
-/** The params the ticket routes' URLs carry (always there once the route matched). */
-type TicketPathParam = 'id' | 'delivery_id' | 'file_id';
-
 /** What a ticket operation's handler sees as `req.params`, inferred from schema/support. */
-export type TicketParams<O extends TicketOperation> = ParamsOf<(typeof ticketOperations)[O], typeof SUPPORT_SCHEMAS, TicketPathParam>;
+export type TicketParams<O extends TicketOperation> = ArgsParams<(typeof ticketArgs)[O]>;
 
 /** A request to a ticket operation (a user caller: no principal). */
 export type TicketRequest<O extends TicketOperation> = RestRequest<unknown, TicketParams<O>>;
-
-/** The operations that create what they send (a ticket, a reply): args derived as WordPress's CREATABLE. */
-const CREATING: ReadonlySet<TicketOperation> = new Set(['create', 'reply']);
-
-/** The args of one ticket operation (schema/support/ticket-args.ts), derived from the item schemas. */
-export function ticketArgs<O extends TicketOperation>(operation: O): TypedArgs<TicketParams<O>> {
-  const mode: ItemSchemaMode = CREATING.has(operation) ? 'create' : 'edit';
-  return argsForOperation(ticketOperations[operation], SUPPORT_SCHEMAS, mode);
-}
 
 /** The caller as a ticket actor (agents may send X-Svc-View: customer). */
 export function actor(req: RestRequest): Actor {

@@ -10,15 +10,13 @@ import { recordFeedback, VOTES_PER_HOUR } from '../../lib/support/docs/feedback'
 import { presentDocHits, presentVote } from '../../lib/support/docs/present';
 import { searchDocs } from '../../lib/support/docs/search';
 import { DocVisitor, docVisitor } from '../../lib/support/docs/visitor';
-import { storageAvailability } from '../../lib/support/storage-check';
-import { TypedArgs } from '../../lib/wp/rest/args';
-import { ParamsOf, argsForOperation, publicItemSchema, routeSchema } from '../../lib/wp/rest/item-schema';
-import { RestRequest, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { operations, publicItemSchema, routeSchema } from '../../lib/wp/rest/item-schema';
+import { RestRequest, allowAnyone, endpoint } from '../../lib/wp/rest/route';
 import { resolveRefs } from '../../lib/wp/rest/schema-refs';
-import { commonSchema } from '../../schema/support/common';
+import { SUPPORT_SCHEMAS } from '../../schema/support';
 import { docOperations, docSchema } from '../../schema/support/doc';
 import { docFeedbackSchema } from '../../schema/support/doc-feedback';
-import { NAMESPACE } from './common';
+import { supportRoute } from './kit';
 
 /**
  * Searches per address and minute: a reader typing in a search-as-you-type box (one search a
@@ -29,23 +27,20 @@ export const SEARCHES_PER_MINUTE = 120;
 /** A vote is a flag and at most 1,000 characters. */
 const FEEDBACK_MAX_BODY_BYTES = 16 * 1024;
 
-const DOC_SCHEMAS = [commonSchema, docSchema] as const;
-const DOC_ITEM_SCHEMA = publicItemSchema(resolveRefs(docSchema, DOC_SCHEMAS));
+const DOC_ITEM_SCHEMA = publicItemSchema(resolveRefs(docSchema, SUPPORT_SCHEMAS));
 
-type SearchParams = ParamsOf<typeof docOperations.search, typeof DOC_SCHEMAS>;
-type FeedbackParams = ParamsOf<typeof docOperations.feedback, typeof DOC_SCHEMAS, 'id'>;
+const docArgs = operations(docOperations, SUPPORT_SCHEMAS, ['id']);
 
-const searchArgs: TypedArgs<SearchParams> = argsForOperation(docOperations.search, DOC_SCHEMAS, 'create');
-const feedbackArgs: TypedArgs<FeedbackParams> = argsForOperation(docOperations.feedback, DOC_SCHEMAS, 'create');
-
-export const docsSearch: RouteDeclaration = {
-  namespace: NAMESPACE,
+export const docsSearch = supportRoute({
   route: '/docs/search',
+  // The same answer for everyone, from posts: the desk's storage check (its plugin tables, uploads) is not its.
+  cache: 'public',
+  storage: false,
   schema: () => DOC_ITEM_SCHEMA,
   endpoints: [
-    endpoint<SearchParams, DocVisitor>({
+    endpoint({
       methods: ['GET'],
-      args: searchArgs,
+      args: docArgs.search,
       // Every caller is counted by address, signed in or not: a search is the same for all.
       principal: (req: RestRequest) => docVisitor(req.site, req.ip),
       permission: allowAnyone,
@@ -57,23 +52,22 @@ export const docsSearch: RouteDeclaration = {
       },
     }),
   ],
-};
+});
 
 /** The rate-limit bucket's "who": the visitor's keyed hash, never the address. */
-function visitorKey(req: RestRequest): string {
-  return `visitor:${(req.principal as DocVisitor).hash}`;
+function visitorKey(req: RestRequest<DocVisitor>): string {
+  return `visitor:${req.principal.hash}`;
 }
 
-export const docFeedback: RouteDeclaration = {
-  namespace: NAMESPACE,
+export const docFeedback = supportRoute({
   route: '/docs/(?P<id>[\\d]+)/feedback',
   schema: routeSchema(docFeedbackSchema),
-  // Votes are kept in the plugin's own table.
-  availability: storageAvailability,
+  // Votes are kept in the plugin's own table (storage is checked); the answer carries WordPress's headers only.
+  cache: 'public',
   endpoints: [
-    endpoint<FeedbackParams, DocVisitor>({
+    endpoint({
       methods: ['POST'],
-      args: feedbackArgs,
+      args: docArgs.feedback,
       maxBodyBytes: FEEDBACK_MAX_BODY_BYTES,
       principal: (req: RestRequest) => docVisitor(req.site, req.ip),
       permission: allowAnyone,
@@ -85,4 +79,4 @@ export const docFeedback: RouteDeclaration = {
       },
     }),
   ],
-};
+});

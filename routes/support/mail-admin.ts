@@ -6,50 +6,36 @@
  *   repeat answers the same ticket (200).
  */
 import { IgnoredMailPage, listIgnoredMail, openTicketFromReceipt, presentIgnoredMail } from '../../lib/support/inbound/ignored-mail';
-import { storageAvailability } from '../../lib/support/storage-check';
 import { viewConversation } from '../../lib/support/tickets/view';
 import { WpError } from '../../lib/wp/errors';
-import { TypedArgs } from '../../lib/wp/rest/args';
-import { ParamsOf, argsForOperation, publicItemSchema, routeSchema } from '../../lib/wp/rest/item-schema';
-import { RestRequest, RestResponse, RouteDeclaration, endpoint, requireCapability } from '../../lib/wp/rest/route';
-import { commonSchema } from '../../schema/support/common';
+import { ArgsParams, operations, publicItemSchema, routeSchema } from '../../lib/wp/rest/item-schema';
+import { RestRequest, RestResponse, endpoint, requireCapability } from '../../lib/wp/rest/route';
+import { SUPPORT_SCHEMAS } from '../../schema/support';
 import { mailOperations } from '../../schema/support/mail-args';
 import { mailReceiptSchema } from '../../schema/support/mail-receipt';
 import { ticketSchema } from '../../schema/support/ticket';
-import { NAMESPACE, SUPPORT_SCHEMAS, actor } from './common';
+import { actor } from './common';
+import { NAMESPACE, supportRoute } from './kit';
 import { conversationBody } from './tickets';
 
-const MAIL_SCHEMAS = [commonSchema, mailReceiptSchema] as const;
-type IgnoredParams = ParamsOf<typeof mailOperations.ignored, typeof MAIL_SCHEMAS>;
-type OpenParams = ParamsOf<typeof mailOperations.open, typeof MAIL_SCHEMAS, 'receipt_id'>;
-const ignoredArgs: TypedArgs<IgnoredParams> = argsForOperation(mailOperations.ignored, MAIL_SCHEMAS, 'edit');
-const openArgs: TypedArgs<OpenParams> = argsForOperation(mailOperations.open, MAIL_SCHEMAS, 'create');
-
+const mailArgs = operations(mailOperations, SUPPORT_SCHEMAS, ['receipt_id']);
 const RECEIPT_SCHEMA = publicItemSchema(mailReceiptSchema);
 const requireAgent = requireCapability('svc_work_tickets');
 
-const mailAdminBase = {
-  namespace: NAMESPACE,
-  headers: { 'Cache-Control': 'private, no-store' },
-  availability: storageAvailability,
-  schema: () => RECEIPT_SCHEMA,
-};
-
-export const ignoredMail: RouteDeclaration = {
-  ...mailAdminBase,
+export const ignoredMail = supportRoute({
   route: '/mail/admin/ignored',
-  endpoints: [endpoint({ methods: ['GET'], permission: requireAgent, args: ignoredArgs, handler: getIgnoredMail })],
-};
+  schema: () => RECEIPT_SCHEMA,
+  endpoints: [endpoint({ methods: ['GET'], permission: requireAgent, args: mailArgs.ignored, handler: getIgnoredMail })],
+});
 
-export const ignoredMailTicket: RouteDeclaration = {
-  ...mailAdminBase,
+export const ignoredMailTicket = supportRoute({
   route: '/mail/admin/ignored/(?P<receipt_id>[0-9a-f]{32})/ticket',
   // It answers the ticket it opens.
   schema: routeSchema(ticketSchema, SUPPORT_SCHEMAS),
-  endpoints: [endpoint({ methods: ['POST'], permission: requireAgent, args: openArgs, handler: openTicketFromIgnored })],
-};
+  endpoints: [endpoint({ methods: ['POST'], permission: requireAgent, args: mailArgs.open, handler: openTicketFromIgnored })],
+});
 
-async function getIgnoredMail(req: RestRequest<unknown, IgnoredParams>): Promise<RestResponse> {
+async function getIgnoredMail(req: RestRequest<unknown, ArgsParams<typeof mailArgs.ignored>>): Promise<RestResponse> {
   const { reason, mailbox, page, per_page: perPage } = req.params;
   const result: IgnoredMailPage = await listIgnoredMail(req.site, { reason, mailbox }, page, perPage);
   // WP: a page past the last one is an error, not an empty list.
@@ -60,7 +46,7 @@ async function getIgnoredMail(req: RestRequest<unknown, IgnoredParams>): Promise
   return new RestResponse(items).paginate(result.total, result.totalPages);
 }
 
-async function openTicketFromIgnored(req: RestRequest<unknown, OpenParams>): Promise<RestResponse> {
+async function openTicketFromIgnored(req: RestRequest<unknown, ArgsParams<typeof mailArgs.open>>): Promise<RestResponse> {
   const who = actor(req);
   const { ticketId, replayed } = await openTicketFromReceipt(req.site, req.params.receipt_id);
   const body = await conversationBody(req, await viewConversation(req.site, who, ticketId), who);

@@ -1,19 +1,20 @@
 /** support/v1 replies: adding a message (with files) to a ticket. */
-import { RestResponse, RouteDeclaration, endpoint, requireSignedIn } from '../../lib/wp/rest/route';
+import { RestResponse, endpoint, requireSignedIn } from '../../lib/wp/rest/route';
 import { presentReply } from '../../lib/support/tickets/present';
 import { addReply, isReplyRequestStored } from '../../lib/support/tickets/reply';
-import { attachmentUrlFor } from './attachments';
 import { routeSchema } from '../../lib/wp/rest/item-schema';
+import { SUPPORT_SCHEMAS } from '../../schema/support';
 import { replySchema } from '../../schema/support/reply';
-import { NAMESPACE, SUPPORT_SCHEMAS, TicketRequest, actor, ticketArgs, ticketRouteBase } from './common';
+import { attachmentUrlFor } from './attachments';
+import { TicketRequest, actor, ticketArgs } from './common';
+import { NAMESPACE, supportRoute } from './kit';
 
-export const ticketMessages: RouteDeclaration = {
-  ...ticketRouteBase,
+export const ticketMessages = supportRoute({
   route: '/tickets/(?P<id>[\\d]+)/messages',
   schema: routeSchema(replySchema, SUPPORT_SCHEMAS),
   endpoints: [
     endpoint({
-      methods: ['POST'], permission: requireSignedIn, args: ticketArgs('reply'), handler: addMessage,
+      methods: ['POST'], permission: requireSignedIn, args: ticketArgs.reply, handler: addMessage,
       // A retry with a request_key already stored only replays its reply: it is not counted.
       rateLimit: {
         name: 'tickets.reply', limit: 120, windowSeconds: 3600,
@@ -21,7 +22,7 @@ export const ticketMessages: RouteDeclaration = {
       },
     }),
   ],
-};
+});
 
 async function addMessage(req: TicketRequest<'reply'>): Promise<RestResponse> {
   const who = actor(req);

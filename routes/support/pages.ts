@@ -10,7 +10,7 @@
 import { CHAT_SCRIPT_PATH, localizedChatScript } from '../../lib/support/chat/assets';
 import { PORTAL_SCRIPT_PATH, localizedPortalScript } from '../../lib/support/portal/assets';
 import { PageDeclaration, PageRequest } from '../../lib/wp/pages';
-import { NAMESPACE } from './common';
+import { NAMESPACE } from './kit';
 
 export const portalScriptPage = scriptPage(PORTAL_SCRIPT_PATH, localizedPortalScript);
 export const chatScriptPage = scriptPage(CHAT_SCRIPT_PATH, localizedChatScript);

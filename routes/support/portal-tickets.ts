@@ -15,81 +15,65 @@ import { presentConversation, presentReply, presentTicket } from '../../lib/supp
 import { Attachment, Conversation } from '../../lib/support/tickets/types';
 import { attachmentFile, viewConversation } from '../../lib/support/tickets/view';
 import { WpError } from '../../lib/wp/errors';
-import { TypedArgs } from '../../lib/wp/rest/args';
-import { ParamsOf, argsForOperation, routeSchema } from '../../lib/wp/rest/item-schema';
-import { RestRequest, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
-import { portalOperations } from '../../schema/support/portal-args';
+import { ArgsParams, routeSchema } from '../../lib/wp/rest/item-schema';
+import { RestRequest, RestResponse, endpoint } from '../../lib/wp/rest/route';
+import { SUPPORT_SCHEMAS } from '../../schema/support';
 import { replySchema } from '../../schema/support/reply';
 import { ticketSchema } from '../../schema/support/ticket';
 import { attachmentDownload, attachmentUrlFor } from './attachments';
-import { NAMESPACE, SUPPORT_SCHEMAS } from './common';
-import { portalCustomerOf, portalEndpointBase, portalRouteBase } from './portal';
-import { BROWSER_MAX_BODY_BYTES } from './sites';
-
-type PortalOperation = keyof typeof portalOperations;
-type PortalParams<O extends PortalOperation> = ParamsOf<(typeof portalOperations)[O], typeof SUPPORT_SCHEMAS, 'site_id' | 'id' | 'file_id'>;
-type PortalRequest<O extends PortalOperation> = RestRequest<PortalCustomer, PortalParams<O>>;
-
-function portalArgs<O extends PortalOperation>(operation: O, mode: 'create' | 'edit'): TypedArgs<PortalParams<O>> {
-  return argsForOperation(portalOperations[operation], SUPPORT_SCHEMAS, mode);
-}
+import { BROWSER_MAX_BODY_BYTES, NAMESPACE, UrlSite, supportRoute } from './kit';
+import { portalArgs, portalEndpoint, portalRoute, signedInCustomer } from './portal';
 
 /** What every route here shares: a signed-in customer of the site's portal. */
-const signedIn = { ...portalEndpointBase, principal: portalCustomerOf, permission: allowAnyone } as const;
+const signedIn = { ...portalEndpoint, principal: signedInCustomer } as const;
 /** A message may be as long as the site's limit: a browser's 64 KiB, as on the site's ticket route. */
 const withMessage = { ...signedIn, maxBodyBytes: BROWSER_MAX_BODY_BYTES } as const;
 /** Counted per customer of the site, as /tickets counts per user. */
 const customerKey = (req: RestRequest<PortalCustomer>) => `${req.principal.site.siteId}:${req.principal.session.email}`;
 
-export const portalTickets: RouteDeclaration = {
-  ...portalRouteBase,
+export const portalTickets = supportRoute({
+  ...portalRoute,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/tickets',
   schema: routeSchema(ticketSchema, SUPPORT_SCHEMAS),
   endpoints: [
-    endpoint<PortalParams<'tickets'>, PortalCustomer>({ ...signedIn, methods: ['GET'], args: portalArgs('tickets', 'edit'), handler: listTickets }),
-    endpoint<PortalParams<'open'>, PortalCustomer>({
-      ...withMessage, methods: ['POST'], args: portalArgs('open', 'create'), handler: openTicket,
+    endpoint({ ...signedIn, methods: ['GET'], args: portalArgs.tickets, handler: listTickets }),
+    endpoint({
+      ...withMessage, methods: ['POST'], args: portalArgs.open, handler: openTicket,
       rateLimit: { name: 'portal.tickets.create', limit: 20, windowSeconds: 3600, key: customerKey },
     }),
   ],
-};
+});
 
-export const portalTicketItem: RouteDeclaration = {
-  ...portalRouteBase,
+export const portalTicketItem = supportRoute({
+  ...portalRoute,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/tickets/(?P<id>[\\d]+)',
   schema: routeSchema(ticketSchema, SUPPORT_SCHEMAS),
   endpoints: [
-    endpoint<PortalParams<'ticket'>, PortalCustomer>({ ...signedIn, methods: ['GET'], args: portalArgs('ticket', 'edit'), handler: getTicket }),
-    endpoint<PortalParams<'status'>, PortalCustomer>({ ...signedIn, methods: ['PATCH'], args: portalArgs('status', 'edit'), handler: changeStatus }),
+    endpoint({ ...signedIn, methods: ['GET'], args: portalArgs.ticket, handler: getTicket }),
+    endpoint({ ...signedIn, methods: ['PATCH'], args: portalArgs.status, handler: changeStatus }),
   ],
-};
+});
 
-export const portalTicketMessages: RouteDeclaration = {
-  ...portalRouteBase,
+export const portalTicketMessages = supportRoute({
+  ...portalRoute,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/tickets/(?P<id>[\\d]+)/messages',
   schema: routeSchema(replySchema, SUPPORT_SCHEMAS),
   endpoints: [
-    endpoint<PortalParams<'reply'>, PortalCustomer>({
-      ...withMessage, methods: ['POST'], args: portalArgs('reply', 'create'), handler: addReply,
+    endpoint({
+      ...withMessage, methods: ['POST'], args: portalArgs.reply, handler: addReply,
       rateLimit: { name: 'portal.tickets.reply', limit: 120, windowSeconds: 3600, key: customerKey },
     }),
   ],
-};
+});
 
-export const portalTicketAttachment: RouteDeclaration = {
-  ...portalRouteBase,
+export const portalTicketAttachment = supportRoute({
+  ...portalRoute,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/tickets/(?P<id>[\\d]+)/attachments/(?P<file_id>[\\d]+)',
   schema: routeSchema(ticketSchema, SUPPORT_SCHEMAS),
-  endpoints: [
-    endpoint<PortalParams<'attachment'>, PortalCustomer>({
-      ...signedIn, methods: ['GET'], args: portalArgs('attachment', 'edit'),
-      async handler(req: PortalRequest<'attachment'>) {
-        const file = await attachmentFile(req.site, req.principal.actor, req.params.id, req.params.file_id);
-        return attachmentDownload(file, req.params.inline === true);
-      },
-    }),
-  ],
-};
+  endpoints: [endpoint({ ...signedIn, methods: ['GET'], args: portalArgs.attachment, handler: download })],
+});
+
+type PortalRequest<O extends keyof typeof portalArgs> = RestRequest<PortalCustomer, ArgsParams<(typeof portalArgs)[O]>, UrlSite>;
 
 async function listTickets(req: PortalRequest<'tickets'>): Promise<RestResponse> {
   const { page, per_page: perPage } = req.params;
@@ -114,6 +98,11 @@ async function getTicket(req: PortalRequest<'ticket'>): Promise<unknown> {
 async function changeStatus(req: PortalRequest<'status'>): Promise<unknown> {
   const { id, status, version } = req.params;
   return presentTicket(await changePortalTicketStatus(req.site, req.principal, id, { status, version }), req.principal.actor);
+}
+
+async function download(req: PortalRequest<'attachment'>): Promise<unknown> {
+  const file = await attachmentFile(req.site, req.principal.actor, req.params.id, req.params.file_id);
+  return attachmentDownload(file, req.params.inline === true);
 }
 
 async function addReply(req: PortalRequest<'reply'>): Promise<RestResponse> {

@@ -4,151 +4,123 @@
  * - POST /sites/<site-id>/portal/code: emails a 6-digit code (through the job queue).
  * - POST /sites/<site-id>/portal/session: exchanges address and code for a 30-day token.
  * - DELETE /sites/<site-id>/portal/session: signs out (the token in Authorization or X-Svc-Portal).
- * Every portal route answers 404 `portal_disabled` first of all while the site's portal is off (the
- * route's `gate`); browsers may call only from the site's listed addresses, without credentials.
+ * Every portal route's subject is the site its URL names; it answers 404 `portal_disabled` first of
+ * all while the site's portal is off (the route's `gate`); browsers may call only from the site's
+ * listed addresses, without credentials.
  */
-import { sendPortalCode, consumePortalCode, invalidCode } from '../../lib/support/portal/codes';
-import { PORTAL_LIMITS, portalEmail } from '../../lib/support/portal/limits';
 import { bearerSecretOf } from '../../lib/support/bearer-secrets';
-import { PortalCustomer, portalCustomer, portalOr404 } from '../../lib/support/portal/customer';
+import { sendPortalCode, consumePortalCode, invalidCode } from '../../lib/support/portal/codes';
+import { PortalCustomer, portalCustomerOf, portalOr404 } from '../../lib/support/portal/customer';
+import { PORTAL_LIMITS, portalEmail } from '../../lib/support/portal/limits';
 import { presentCodeSent, presentPortalConfig, presentSession, presentSignedOut } from '../../lib/support/portal/present';
-import { openPortalSession, resolvePortalSession, revokePortalSession } from '../../lib/support/portal/sessions';
+import { openPortalSession, revokePortalSession } from '../../lib/support/portal/sessions';
 import { ConnectedSite } from '../../lib/support/sites/store';
-import { storageAvailability } from '../../lib/support/storage-check';
 import { WpError } from '../../lib/wp/errors';
 import { visitorBucket } from '../../lib/wp/http/address-key';
-import { TypedArgs } from '../../lib/wp/rest/args';
-import { ParamsOf, argsForOperation, routeSchema } from '../../lib/wp/rest/item-schema';
-import { RequestHead, RestRequest, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { ArgsParams, operations, routeSchema } from '../../lib/wp/rest/item-schema';
+import { RequestHead, RestRequest, RestResponse, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { SUPPORT_SCHEMAS } from '../../schema/support';
 import { portalOperations } from '../../schema/support/portal-args';
 import { portalCodeSchema } from '../../schema/support/portal-code';
 import { portalConfigSchema } from '../../schema/support/portal-config';
 import { portalSessionSchema } from '../../schema/support/portal-session';
-import { NAMESPACE, SUPPORT_SCHEMAS } from './common';
-import { connectedSiteOf } from './connected-site';
+import { UrlSite, siteOfUrl, supportRoute } from './kit';
 
 /** The portal's request bodies are a few fields. */
 export const PORTAL_MAX_BODY_BYTES = 16 * 1024;
 
-type SiteParams = ParamsOf<typeof portalOperations.site, typeof SUPPORT_SCHEMAS, 'site_id'>;
-type CodeParams = ParamsOf<typeof portalOperations.code, typeof SUPPORT_SCHEMAS, 'site_id'>;
-type SessionParams = ParamsOf<typeof portalOperations.session, typeof SUPPORT_SCHEMAS, 'site_id'>;
+/** The args of each portal operation (schema/support/portal-args.ts). */
+export const portalArgs = operations(portalOperations, SUPPORT_SCHEMAS, ['site_id', 'id', 'file_id']);
 
-const siteArgs: TypedArgs<SiteParams> = argsForOperation(portalOperations.site, SUPPORT_SCHEMAS, 'create');
-const codeArgs: TypedArgs<CodeParams> = argsForOperation(portalOperations.code, SUPPORT_SCHEMAS, 'create');
-const sessionArgs: TypedArgs<SessionParams> = argsForOperation(portalOperations.session, SUPPORT_SCHEMAS, 'create');
+/** What every portal route shares: its subject, the site the URL names, and the gate on it. */
+export const portalRoute = { subject: siteOfUrl, gate: portalGate };
 
-/** Every portal route's first check: the site exists (404 `svc_site_not_found`) and its portal is on (404 `portal_disabled`). */
-async function portalGate(head: RequestHead): Promise<WpError | null> {
-  const found = portalOr404(await connectedSiteOf(head));
-  return found instanceof WpError ? found : null;
-}
-
-/** The site's listed addresses, with its portal on or off: a listed page can read why it is refused. */
-async function portalOrigins(head: RequestHead): Promise<string[]> {
-  return (await connectedSiteOf(head))?.origins ?? [];
-}
-
-/** The site the URL names, its portal on (the gate has said so). */
-async function portalSite(req: RestRequest): Promise<ConnectedSite> {
-  const found = portalOr404(await connectedSiteOf(req));
-  if (found instanceof WpError) throw found;
-  return found;
-}
-
-/**
- * The principal of the routes a signed-in customer calls (sign-out, and the portal's ticket routes):
- * the token's session on this site as a customer of it, or 401.
- */
-export async function portalCustomerOf(req: RestRequest): Promise<PortalCustomer | WpError> {
-  const token = bearerSecretOf(req.header('authorization'), req.header('x-svc-portal'));
-  const session = await resolvePortalSession(req.site, req.urlParams.site_id ?? '', token);
-  return session instanceof WpError ? session : portalCustomer(session, await portalSite(req));
-}
-
-/** What every portal route shares: origins, no credentials, the token header, small bodies. */
-export const portalEndpointBase = {
+/** What every portal endpoint shares: the site's origins, no credentials, the token header, small bodies. */
+export const portalEndpoint = {
   origins: portalOrigins,
   corsCredentials: false,
   corsHeaders: ['X-Svc-Portal'],
   maxBodyBytes: PORTAL_MAX_BODY_BYTES,
 } as const;
 
-export const portalRouteBase = {
-  namespace: NAMESPACE,
-  headers: { 'Cache-Control': 'private, no-store' },
-  availability: storageAvailability,
-  gate: portalGate,
-};
-
-export const portalConfig: RouteDeclaration = {
-  ...portalRouteBase,
+export const portalConfig = supportRoute({
+  ...portalRoute,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/config',
   schema: routeSchema(portalConfigSchema, SUPPORT_SCHEMAS),
-  endpoints: [
-    endpoint<SiteParams>({
-      ...portalEndpointBase,
-      methods: ['GET'],
-      args: siteArgs,
-      permission: allowAnyone,
-      async handler(req) {
-        return presentPortalConfig(await portalSite(req));
-      },
-    }),
-  ],
-};
+  endpoints: [endpoint({ ...portalEndpoint, methods: ['GET'], args: portalArgs.site, permission: allowAnyone, handler: config })],
+});
 
-export const portalCode: RouteDeclaration = {
-  ...portalRouteBase,
+export const portalCode = supportRoute({
+  ...portalRoute,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/code',
   schema: routeSchema(portalCodeSchema),
   endpoints: [
-    endpoint<CodeParams>({
-      ...portalEndpointBase,
-      methods: ['POST'],
-      args: codeArgs,
-      permission: allowAnyone,
+    endpoint({
+      ...portalEndpoint, methods: ['POST'], args: portalArgs.code, permission: allowAnyone, handler: sendCode,
       rateLimit: [
         { name: 'portal.code.email', limit: PORTAL_LIMITS.codesPerEmailHour, windowSeconds: 3600, key: (req) => `${req.urlParams.site_id}:${portalEmail(req.params.email)}` },
         { name: 'portal.code.ip', limit: PORTAL_LIMITS.codesPerIpHour, windowSeconds: 3600, key: (req) => visitorBucket(req.ip) },
       ],
-      async handler(req) {
-        await sendPortalCode(req.site, await portalSite(req), req.params.email);
-        // The same answer for every address: whether anyone has it is not told.
-        return new RestResponse(presentCodeSent(), 202);
-      },
     }),
   ],
-};
+});
 
-export const portalSession: RouteDeclaration = {
-  ...portalRouteBase,
+export const portalSession = supportRoute({
+  ...portalRoute,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/session',
   schema: routeSchema(portalSessionSchema),
   endpoints: [
-    endpoint<SessionParams>({
-      ...portalEndpointBase,
-      methods: ['POST'],
-      args: sessionArgs,
-      permission: allowAnyone,
+    endpoint({
+      ...portalEndpoint, methods: ['POST'], args: portalArgs.session, permission: allowAnyone, handler: signIn,
       rateLimit: { name: 'portal.session.ip', limit: PORTAL_LIMITS.signInsPerIp, windowSeconds: PORTAL_LIMITS.signInWindowSeconds, key: (req) => visitorBucket(req.ip) },
-      async handler(req) {
-        const s = await portalSite(req);
-        if (!(await consumePortalCode(req.site, s.siteId, req.params.email, req.params.code.trim()))) throw invalidCode();
-        const { token, session } = await openPortalSession(req.site, s.siteId, req.params.email);
-        return new RestResponse(presentSession(token, session), 201);
-      },
     }),
-    endpoint<SiteParams, PortalCustomer>({
-      ...portalEndpointBase,
-      methods: ['DELETE'],
-      args: siteArgs,
-      principal: portalCustomerOf,
-      permission: allowAnyone,
-      async handler(req) {
-        await revokePortalSession(req.site, req.principal.session);
-        return presentSignedOut();
-      },
-    }),
+    endpoint({ ...portalEndpoint, methods: ['DELETE'], args: portalArgs.site, principal: signedInCustomer, handler: signOut }),
   ],
-};
+});
+
+type PortalRequest<O extends keyof typeof portalArgs, P = unknown> = RestRequest<P, ArgsParams<(typeof portalArgs)[O]>, UrlSite>;
+
+/** Every portal route's first check: the site exists (404 `svc_site_not_found`) and its portal is on (404 `portal_disabled`). */
+async function portalGate(head: RequestHead<UrlSite>): Promise<WpError | null> {
+  const found = portalOr404(head.subject);
+  return found instanceof WpError ? found : null;
+}
+
+/** The site's listed addresses, with its portal on or off: a listed page can read why it is refused. */
+async function portalOrigins(head: RequestHead<UrlSite>): Promise<string[]> {
+  return head.subject?.origins ?? [];
+}
+
+/** The site the URL names, its portal on (the gate has said so). */
+function portalSite(req: RequestHead<UrlSite>): ConnectedSite {
+  const found = portalOr404(req.subject);
+  if (found instanceof WpError) throw found;
+  return found;
+}
+
+/** The signed-in customer: the session of the token in `Authorization: Bearer` or `X-Svc-Portal`. */
+export function signedInCustomer(req: RequestHead<UrlSite>): Promise<PortalCustomer | WpError> {
+  return portalCustomerOf(req.site, req.subject, bearerSecretOf(req.header('authorization'), req.header('x-svc-portal')));
+}
+
+function config(req: PortalRequest<'site'>): Record<string, unknown> {
+  return presentPortalConfig(portalSite(req));
+}
+
+async function sendCode(req: PortalRequest<'code'>): Promise<RestResponse> {
+  await sendPortalCode(req.site, portalSite(req), req.params.email);
+  // The same answer for every address: whether anyone has it is not told.
+  return new RestResponse(presentCodeSent(), 202);
+}
+
+async function signIn(req: PortalRequest<'session'>): Promise<RestResponse> {
+  const s = portalSite(req);
+  if (!(await consumePortalCode(req.site, s.siteId, req.params.email, req.params.code.trim()))) throw invalidCode();
+  const { token, session } = await openPortalSession(req.site, s.siteId, req.params.email);
+  return new RestResponse(presentSession(token, session), 201);
+}
+
+async function signOut(req: PortalRequest<'site', PortalCustomer>): Promise<Record<string, unknown>> {
+  await revokePortalSession(req.site, req.principal.session);
+  return presentSignedOut();
+}

@@ -10,45 +10,41 @@
 import { bearerSecretOf } from '../../lib/support/bearer-secrets';
 import { SiteCaller, siteCallerOf } from '../../lib/support/sites/caller';
 import { openSiteTicket } from '../../lib/support/sites/tickets';
+import { Actor } from '../../lib/support/tickets/actor';
 import { WpError } from '../../lib/wp/errors';
 import { visitorBucket } from '../../lib/wp/http/address-key';
-import { ParamsOf, argsForOperation } from '../../lib/wp/rest/item-schema';
-import { TypedArgs } from '../../lib/wp/rest/args';
 import { DEFAULT_MAX_BODY_BYTES } from '../../lib/wp/http/body';
-import { RequestHead, RestRequest, RestResponse, RouteDeclaration, allowAnyone, endpoint } from '../../lib/wp/rest/route';
+import { ArgsParams, operations } from '../../lib/wp/rest/item-schema';
+import { Params, RequestHead, RestRequest, RestResponse, endpoint } from '../../lib/wp/rest/route';
+import { SUPPORT_SCHEMAS } from '../../schema/support';
 import { siteOperations } from '../../schema/support/site-args';
-import { NAMESPACE, SUPPORT_SCHEMAS, ticketRouteBase } from './common';
+import { ticketItemSchema } from './common';
+import { BROWSER_MAX_BODY_BYTES, NAMESPACE, UrlSite, siteOfUrl, supportRoute } from './kit';
 import { conversationBody } from './tickets';
-import { connectedSiteOf } from './connected-site';
-import { Actor } from '../../lib/support/tickets/actor';
 
-/** A request without a site key: what a browser may send (contract section 8). */
-export const BROWSER_MAX_BODY_BYTES = 64 * 1024;
 /** A request with a site key: PHP's default post_max_size, as every other route. */
 export const SERVER_MAX_BODY_BYTES = DEFAULT_MAX_BODY_BYTES;
 /** Keyless requests per visitor address and hour, on every site (contract section 8). */
 export const BROWSER_TICKETS_PER_HOUR = 10;
 
-type SiteTicketParams = ParamsOf<typeof siteOperations.ticket, typeof SUPPORT_SCHEMAS, 'site_id'>;
+const siteArgs = operations(siteOperations, SUPPORT_SCHEMAS, ['site_id']);
 
-const ticketArgs: TypedArgs<SiteTicketParams> = argsForOperation(siteOperations.ticket, SUPPORT_SCHEMAS, 'create');
-
-export const siteTickets: RouteDeclaration = {
-  ...ticketRouteBase,
+export const siteTickets = supportRoute({
   route: '/sites/(?P<site_id>[\\w-]+)/tickets',
+  schema: ticketItemSchema,
+  subject: siteOfUrl,
   endpoints: [
-    endpoint<SiteTicketParams, SiteCaller>({
+    endpoint({
       methods: ['POST'],
-      args: ticketArgs,
+      args: siteArgs.ticket,
       origins: siteOrigins,
       // Browsers never send cookies here, and are never invited to.
       corsCredentials: false,
       // Decided from the headers before the body is read: a key to a known site buys the server's
       // limit, and a wrong one is refused (401) before its body is read.
-      maxBodyBytes: async (_site, _url, head) => (keyOf(head) !== undefined && (await connectedSiteOf(head)) ? SERVER_MAX_BODY_BYTES : BROWSER_MAX_BODY_BYTES),
+      maxBodyBytes: async (_site, _url, head) => (keyOf(head) !== undefined && head.subject ? SERVER_MAX_BODY_BYTES : BROWSER_MAX_BODY_BYTES),
       headCredential: keyInHead,
       principal: siteCaller,
-      permission: allowAnyone,
       rateLimit: {
         name: 'sites.tickets.keyless',
         limit: BROWSER_TICKETS_PER_HOUR,
@@ -60,7 +56,7 @@ export const siteTickets: RouteDeclaration = {
       handler: createSiteTicket,
     }),
   ],
-};
+});
 
 function keyOf(head: RequestHead): string | undefined {
   return bearerSecretOf(head.header('authorization'), head.header('x-svc-key'));
@@ -70,24 +66,23 @@ function keyOf(head: RequestHead): string | undefined {
  * A request with a key to a known site: the site's server, or refused. Keyless requests and unknown
  * sites (whose small limit the body was held to) are left to the later stages, as before.
  */
-async function keyInHead(head: RequestHead): Promise<WpError | null> {
+async function keyInHead(head: RequestHead<UrlSite>): Promise<WpError | null> {
   const key = keyOf(head);
-  const found = await connectedSiteOf(head);
-  if (key === undefined || !found) return null;
-  const caller = siteCallerOf(found, key, head.header('origin'));
+  if (key === undefined || !head.subject) return null;
+  const caller = siteCallerOf(head.subject, key, head.header('origin'));
   return caller instanceof WpError ? caller : null;
 }
 
 /** The site's listed addresses (none for an unknown site). */
-async function siteOrigins(head: RequestHead): Promise<string[]> {
-  return (await connectedSiteOf(head))?.origins ?? [];
+async function siteOrigins(head: RequestHead<UrlSite>): Promise<string[]> {
+  return head.subject?.origins ?? [];
 }
 
-async function siteCaller(req: RestRequest): Promise<SiteCaller | WpError> {
-  return siteCallerOf(await connectedSiteOf(req), keyOf(req), req.header('origin'));
+async function siteCaller(req: RestRequest<unknown, Params, UrlSite>): Promise<SiteCaller | WpError> {
+  return siteCallerOf(req.subject, keyOf(req), req.header('origin'));
 }
 
-async function createSiteTicket(req: RestRequest<SiteCaller, SiteTicketParams>): Promise<RestResponse> {
+async function createSiteTicket(req: RestRequest<SiteCaller, ArgsParams<typeof siteArgs.ticket>, UrlSite>): Promise<RestResponse> {
   const { email, name, subject, message, page_url: pageUrl, metadata, attachments } = req.params;
   // Files come base64 in the JSON body (contract section 4); uploads in a multipart body are not read.
   if (req.files.length) throw new WpError('svc_attachments_base64_only', 'Send attachments base64 in the JSON body (attachments), not as uploaded files.', 400);

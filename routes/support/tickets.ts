@@ -1,6 +1,6 @@
 /** support/v1 tickets: the list, opening a ticket, one ticket with its conversation, and changing it. */
 import { WpError } from '../../lib/wp/errors';
-import { RestRequest, RestResponse, RouteDeclaration, endpoint, requireSignedIn } from '../../lib/wp/rest/route';
+import { RestRequest, RestResponse, endpoint, requireSignedIn } from '../../lib/wp/rest/route';
 import { Actor } from '../../lib/support/tickets/actor';
 import { createTicket, isTicketRequestStored } from '../../lib/support/tickets/create';
 import { listTickets } from '../../lib/support/tickets/list';
@@ -9,29 +9,30 @@ import { Conversation } from '../../lib/support/tickets/types';
 import { updateTicket } from '../../lib/support/tickets/update';
 import { viewConversation } from '../../lib/support/tickets/view';
 import { attachmentUrlFor } from './attachments';
-import { NAMESPACE, TicketRequest, actor, restSource, ticketArgs, ticketRouteBase } from './common';
+import { TicketRequest, actor, restSource, ticketArgs, ticketItemSchema } from './common';
+import { NAMESPACE, supportRoute } from './kit';
 
-export const ticketsCollection: RouteDeclaration = {
-  ...ticketRouteBase,
+export const ticketsCollection = supportRoute({
   route: '/tickets',
+  schema: ticketItemSchema,
   endpoints: [
-    endpoint({ methods: ['GET'], permission: requireSignedIn, args: ticketArgs('list'), handler: getTickets }),
+    endpoint({ methods: ['GET'], permission: requireSignedIn, args: ticketArgs.list, handler: getTickets }),
     endpoint({
-      methods: ['POST'], permission: requireSignedIn, args: ticketArgs('create'), handler: createTicketItem,
+      methods: ['POST'], permission: requireSignedIn, args: ticketArgs.create, handler: createTicketItem,
       // A retry with a request_key already stored only replays its ticket: it is not counted.
       rateLimit: { name: 'tickets.create', limit: 20, windowSeconds: 3600, exempt: (req) => isTicketRequestStored(req.site, actor(req), req.params.request_key) },
     }),
   ],
-};
+});
 
-export const ticketItem: RouteDeclaration = {
-  ...ticketRouteBase,
+export const ticketItem = supportRoute({
   route: '/tickets/(?P<id>[\\d]+)',
+  schema: ticketItemSchema,
   endpoints: [
-    endpoint({ methods: ['GET'], permission: requireSignedIn, args: ticketArgs('item'), handler: getTicket }),
-    endpoint({ methods: ['PATCH'], permission: requireSignedIn, args: ticketArgs('update'), handler: updateTicketItem }),
+    endpoint({ methods: ['GET'], permission: requireSignedIn, args: ticketArgs.item, handler: getTicket }),
+    endpoint({ methods: ['PATCH'], permission: requireSignedIn, args: ticketArgs.update, handler: updateTicketItem }),
   ],
-};
+});
 
 async function getTickets(req: TicketRequest<'list'>): Promise<RestResponse> {
   const who = actor(req);

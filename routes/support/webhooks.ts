@@ -7,93 +7,62 @@
  * credential); the permission check then asks whether its tools are on (403). Both answer 202 only
  * after the message and its receipt are committed.
  */
-import { DEFAULT_MAX_BYTES, Mailbox, RELAY_MAX_BYTES, findMailbox } from '../../lib/support/mailboxes/store';
-import { mailboxKeyOf } from '../../lib/support/mailboxes/route-key';
-import { bearerSecretMatches } from '../../lib/support/bearer-secrets';
-import { automationOff, invalidToken, mailboxNotFound } from '../../lib/support/inbound/errors';
+import { DEFAULT_MAX_BYTES, Mailbox, RELAY_MAX_BYTES } from '../../lib/support/mailboxes/store';
+import { RelayDelivery, mailboxOfRouteKey, mailboxTokenOf, relayDelivery, relayHeadersRefusal, tokenMailbox } from '../../lib/support/inbound/caller';
+import { automationOff } from '../../lib/support/inbound/errors';
 import { readInboundBody } from '../../lib/support/inbound/inbound-body';
 import { presentReceipt } from '../../lib/support/inbound/present';
 import { composeMessage } from '../../lib/support/inbound/compose';
 import { Accepted, acceptEmail, sha256 } from '../../lib/support/inbound/intake';
-import { RelayHeaders, checkRelayHeaders, verifyRelaySignature } from '../../lib/support/inbound/signature';
-import { storageAvailability } from '../../lib/support/storage-check';
-import { unixSeconds } from '../../lib/wp/clock';
+import { RelayHeaders } from '../../lib/support/inbound/signature';
 import { WpError } from '../../lib/wp/errors';
 import { Site } from '../../lib/wp/site';
 import { routeSchema } from '../../lib/wp/rest/item-schema';
+import { Endpoint, Params, RequestHead, RestRequest, RestResponse } from '../../lib/wp/rest/route';
 import { inboundReceiptSchema } from '../../schema/support/inbound-receipt';
 import { mailReceiptSchema } from '../../schema/support/mail-receipt';
-import { Endpoint, RequestHead, RestRequest, RestResponse, RouteDeclaration, allowAnyone } from '../../lib/wp/rest/route';
-import { NAMESPACE } from './common';
+import { supportRoute } from './kit';
 
-const webhookBase = {
-  namespace: NAMESPACE,
-  headers: { 'Cache-Control': 'no-store' },
-  availability: storageAvailability,
+/** What the URL names: the mailbox of its route key (null: none, answered 404 by the credential checks). */
+type UrlMailbox = Mailbox | null;
+
+/** What both webhooks share: servers call them (no browser cache involved), and their subject. */
+const webhook = {
+  cache: 'no-store',
+  subject: (head: RequestHead) => mailboxOfRouteKey(head.site, head.urlParams.route_key ?? ''),
+  schema: routeSchema(inboundReceiptSchema, [mailReceiptSchema]),
+} as const;
+
+const relayEndpoint: Endpoint<RelayDelivery, Params, UrlMailbox> = {
+  methods: ['POST'], headCredential: relayInHead, principal: signedRelay, handler: receiveRelay, rawBody: true, maxBodyBytes: RELAY_MAX_BYTES,
 };
 
-/** A relay's delivery: the mailbox its signature names, and the relay's delivery ID. */
-interface RelayDelivery {
-  mailbox: Mailbox;
-  deliveryId: string;
+export const relayWebhook = supportRoute({ ...webhook, route: '/webhooks/relay/(?P<route_key>[\\w-]+)', endpoints: [relayEndpoint] });
+
+const connectionTestEndpoint: Endpoint<Mailbox, Params, UrlMailbox> = { methods: ['GET'], principal: mailboxOfToken, permission: automationOn, handler: connectionTest };
+const inboundEndpoint: Endpoint<Mailbox, Params, UrlMailbox> = {
+  methods: ['POST'], headCredential: tokenInHead, principal: mailboxOfToken, permission: automationOn, handler: receiveInbound, rawBody: true, maxBodyBytes: inboundLimit,
+};
+
+export const inboundWebhook = supportRoute({ ...webhook, route: '/webhooks/inbound/(?P<route_key>[\\w-]+)', endpoints: [connectionTestEndpoint, inboundEndpoint] });
+
+async function signedRelay(req: RestRequest<unknown, Params, UrlMailbox>): Promise<RelayDelivery | WpError> {
+  return relayDelivery(req.site, req.subject, req.urlParams.route_key ?? '', relayHeadersOf(req), req.rawBody ?? Buffer.alloc(0));
 }
 
-const relayEndpoint: Endpoint<RelayDelivery> = {
-  methods: ['POST'], headCredential: relayHeaders, principal: signedRelay, permission: allowAnyone, handler: receiveRelay, rawBody: true, maxBodyBytes: RELAY_MAX_BYTES,
-};
-
-export const relayWebhook: RouteDeclaration = {
-  ...webhookBase,
-  route: '/webhooks/relay/(?P<route_key>[\\w-]+)',
-  schema: routeSchema(inboundReceiptSchema, [mailReceiptSchema]),
-  endpoints: [relayEndpoint],
-};
-
-const connectionTestEndpoint: Endpoint<Mailbox> = { methods: ['GET'], principal: tokenMailbox, permission: automationOn, handler: connectionTest };
-const inboundEndpoint: Endpoint<Mailbox> = {
-  methods: ['POST'], headCredential: tokenInHead, principal: tokenMailbox, permission: automationOn, handler: receiveInbound, rawBody: true, maxBodyBytes: inboundLimit,
-};
-
-export const inboundWebhook: RouteDeclaration = {
-  ...webhookBase,
-  route: '/webhooks/inbound/(?P<route_key>[\\w-]+)',
-  schema: routeSchema(inboundReceiptSchema, [mailReceiptSchema]),
-  endpoints: [connectionTestEndpoint, inboundEndpoint],
-};
-
-/** The signature (section 5) over the body with the mailbox's relay secret. */
-async function signedRelay(req: RestRequest): Promise<RelayDelivery | WpError> {
-  const mailbox = await mailboxOf(req.site, req.urlParams.route_key as string);
-  if (!mailbox) return mailboxNotFound();
-  const checked = verifyRelaySignature(
-    mailbox.relaySecret, req.urlParams.route_key as string, relayHeadersOf(req), req.rawBody ?? Buffer.alloc(0), unixSeconds(req.site.clock),
-  );
-  return checked instanceof WpError ? checked : { mailbox, deliveryId: checked.deliveryId };
+/** Before the body is read: the mailbox and the signature's headers; the signature over the body is checked at the principal stage. */
+async function relayInHead(head: RequestHead<UrlMailbox>): Promise<WpError | null> {
+  return relayHeadersRefusal(head.site, head.subject, relayHeadersOf(head));
 }
 
-/**
- * Before the body is read, what of the signature needs no body: the mailbox (404), and headers that
- * are present, well formed and fresh (401); the signature over the body is checked at the principal stage.
- */
-async function relayHeaders(head: RequestHead): Promise<WpError | null> {
-  const mailbox = await mailboxOf(head.site, head.urlParams.route_key as string);
-  if (!mailbox) return mailboxNotFound();
-  return checkRelayHeaders(mailbox.relaySecret, relayHeadersOf(head), unixSeconds(head.site.clock));
+async function mailboxOfToken(req: RequestHead<UrlMailbox>): Promise<Mailbox | WpError> {
+  return tokenMailbox(req.subject, mailboxTokenOf(req.header('authorization'), req.header('x-svc-token')));
 }
 
 /** Before the body is read: the mailbox (404) and its token (401), so a wrong token costs no body. */
-async function tokenInHead(head: RequestHead): Promise<WpError | null> {
-  const mailbox = await tokenMailbox(head);
+async function tokenInHead(head: RequestHead<UrlMailbox>): Promise<WpError | null> {
+  const mailbox = await mailboxOfToken(head);
   return mailbox instanceof WpError ? mailbox : null;
-}
-
-/** `Authorization: Bearer <token>`, or `X-Svc-Token` where a proxy strips Authorization. */
-async function tokenMailbox(req: RequestHead): Promise<Mailbox | WpError> {
-  const mailbox = await mailboxOf(req.site, req.urlParams.route_key as string);
-  if (!mailbox) return mailboxNotFound();
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.header('authorization') ?? '')?.[1];
-  const token = bearer ?? req.header('x-svc-token')?.trim() ?? '';
-  return bearerSecretMatches(token, mailbox.tokenHash) ? mailbox : invalidToken();
 }
 
 function relayHeadersOf(head: RequestHead): RelayHeaders {
@@ -127,13 +96,8 @@ function connectionTest(req: RestRequest<Mailbox>): Record<string, unknown> {
 }
 
 /** The inbound route's body limit is the mailbox's own (an unknown mailbox was answered 404 already). */
-async function inboundLimit(site: Site, urlParams: Record<string, string>): Promise<number> {
-  return (await mailboxOf(site, urlParams.route_key ?? ''))?.maxBytes ?? DEFAULT_MAX_BYTES;
-}
-
-async function mailboxOf(site: Site, routeKey: string): Promise<Mailbox | null> {
-  const key = mailboxKeyOf(routeKey, site.db.tables.blogId);
-  return key ? findMailbox(site.db, key) : null;
+async function inboundLimit(_site: Site, _urlParams: Record<string, string>, head: RequestHead<UrlMailbox>): Promise<number> {
+  return head.subject?.maxBytes ?? DEFAULT_MAX_BYTES;
 }
 
 function accepted(receipt: Accepted): RestResponse {

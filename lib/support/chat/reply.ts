@@ -55,14 +55,30 @@ export function handedOff(): WpError {
 }
 
 /**
- * Opens the thread for a message: the existing one when the token is its token (404 otherwise, 409
- * once handed off), else a new one bound to the token sent or minted. `beforeWrite` runs once the
- * thread is known (its rate limit). The thread, when new, and the message are written in one transaction.
+ * Who sends a message to the thread `uuid` names (the principal of POST /chat/messages): the holder
+ * of its token, or anyone for a thread not made yet. `refusal` is the answer to a stranger (404, a
+ * wrong token) or to a thread handed to a person (409), given when the message is accepted: after the
+ * visitor's address and the site have counted the message, and without counting it against the
+ * conversation (a stranger cannot use up another's).
  */
-export async function acceptMessage(site: Site, input: VisitorMessage, beforeWrite: () => Promise<void>): Promise<AcceptedMessage> {
-  const existing = await findThread(site.db, input.thread);
-  checkOpens(existing, input.token);
-  await beforeWrite();
+export interface ChatSender {
+  thread: ChatThread | null;
+  refusal: WpError | null;
+}
+
+export async function chatSender(site: Site, uuid: string, token: string | undefined): Promise<ChatSender> {
+  const thread = await findThread(site.db, uuid);
+  return { thread, refusal: openRefusal(thread, token) };
+}
+
+/**
+ * Opens the thread for a message from `sender`: the existing one when the token is its token (404
+ * otherwise, 409 once handed off), else a new one bound to the token sent or minted. The thread,
+ * when new, and the message are written in one transaction.
+ */
+export async function acceptMessage(site: Site, sender: ChatSender, input: VisitorMessage): Promise<AcceptedMessage> {
+  if (sender.refusal) throw sender.refusal;
+  const existing = sender.thread;
   const mintedToken = existing === null && input.token === undefined ? mintChatToken() : null;
   const token = input.token ?? mintedToken ?? '';
   // Kept as WordPress keeps a `format: uri` field: through esc_url_raw() (no quotes or angle brackets).
@@ -70,7 +86,8 @@ export async function acceptMessage(site: Site, input: VisitorMessage, beforeWri
   return writeSupport(site, {}, async (ctx) => {
     // Read again under the write: two first messages of one new thread make it once.
     let thread = await findThread(site.db, input.thread, ctx.trx, true);
-    checkOpens(thread, token);
+    const refusal = openRefusal(thread, token);
+    if (refusal) throw refusal;
     if (!thread) {
       const postId = await insertThread(ctx, {
         uuid: input.thread, tokenHash: hashBearerSecret(token), title: [...input.message].slice(0, 80).join(''),
@@ -84,10 +101,17 @@ export async function acceptMessage(site: Site, input: VisitorMessage, beforeWri
   });
 }
 
-function checkOpens(thread: ChatThread | null, token: string | undefined): void {
-  if (!thread) return;
-  if (!tokenOpens(thread, token)) throw threadNotFound();
-  if (thread.ticketId !== null) throw handedOff();
+/** Why a message may not go to `thread` with `token` (404 a stranger, 409 handed off), or null. */
+function openRefusal(thread: ChatThread | null, token: string | undefined): WpError | null {
+  if (!thread) return null;
+  if (!tokenOpens(thread, token)) return threadNotFound();
+  return thread.ticketId !== null ? handedOff() : null;
+}
+
+/** How the answer is produced: `stream`, piece by piece as the provider sends it (else in one piece); `signal` stops it. */
+export interface AnswerMode {
+  stream: boolean;
+  signal?: AbortSignal;
 }
 
 /**
@@ -95,7 +119,7 @@ function checkOpens(thread: ChatThread | null, token: string | undefined): void 
  * or `error`. `signal` aborts the provider's request (the visitor left); the part already received is
  * stored as an interrupted answer.
  */
-export async function* answerMessage(site: Site, settings: ChatSettings, accepted: AcceptedMessage, stream: boolean, signal?: AbortSignal): AsyncGenerator<ChatEvent> {
+export async function* answerMessage(site: Site, settings: ChatSettings, accepted: AcceptedMessage, { stream, signal }: AnswerMode): AsyncGenerator<ChatEvent> {
   yield { type: 'start', thread: accepted.thread.uuid, ...(accepted.mintedToken ? { token: accepted.mintedToken } : {}), message: presentMessage(accepted.message) };
   const sources = await retrieveSources(site, accepted.message.content, accepted.collections);
   if (!sources.length) {

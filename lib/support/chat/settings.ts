@@ -100,6 +100,15 @@ export async function readChatSettings(options: OptionStore): Promise<ChatSettin
   };
 }
 
+/**
+ * One chat bucket's size as the settings say now (`chat_rate_limits`, the counterpart of the plugin's
+ * `svc_chat_rate_limit` filter): the chat routes declare their buckets (docs/chat.md, "Limits") and
+ * size them with this on every request.
+ */
+export async function chatLimit(options: OptionStore, bucket: keyof ChatLimits): Promise<ChatLimit> {
+  return (await readChatSettings(options)).limits[bucket];
+}
+
 /** `chat_rate_limits`: an array like `{thread: {limit: 20, window: 60}, …}`; a missing or bad entry keeps its default. */
 function readLimits(raw: unknown): ChatLimits {
   const stored = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;

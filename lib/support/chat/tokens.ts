@@ -23,8 +23,15 @@ export function tokenOpens(thread: ChatThread, token: string | undefined): boole
   return token !== undefined && bearerSecretMatches(token, thread.tokenHash);
 }
 
-/** The thread `uuid` names when `token` is its token; 404 otherwise (the principal of GET /chat/threads/<uuid>). */
+/**
+ * The caller of a conversation's route (the principal of GET /chat/threads/<uuid>; `found`: the
+ * thread its URL names): the thread when `token` is its token; 404 otherwise, an unknown thread alike.
+ */
+export function threadHolder(found: ChatThread | null, token: string | undefined): ChatThread | WpError {
+  return found && tokenOpens(found, token) ? found : threadNotFound();
+}
+
+/** The thread `uuid` names when `token` is its token; 404 otherwise (a handoff names its thread in the body). */
 export async function resolveChatThread(site: Site, uuid: string, token: string | undefined): Promise<ChatThread | WpError> {
-  const thread = await findThread(site.db, uuid);
-  return thread && tokenOpens(thread, token) ? thread : threadNotFound();
+  return threadHolder(await findThread(site.db, uuid), token);
 }

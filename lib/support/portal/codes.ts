@@ -6,6 +6,7 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { enqueueJob } from '../enqueue';
 import { WpError } from '../../wp/errors';
+import { tooManyRequests } from '../../wp/rate-limit';
 import { Site } from '../../wp/site';
 import { ConnectedSite } from '../sites/store';
 import { writeSupport } from '../write';
@@ -16,10 +17,6 @@ import { countPortalCodeFailure, deletePortalCode, insertPortalCode, lockPortalC
 /** Six digits, uniformly from a CSPRNG, leading zeros kept. */
 export function newCode(): string {
   return String(randomInt(0, 1_000_000)).padStart(6, '0');
-}
-
-function tooSoon(wait: number): WpError {
-  return new WpError('rest_too_many_requests', `Too many requests. Try again in ${wait} seconds.`, 429, { status: 429, retry_after: wait });
 }
 
 /**
@@ -35,12 +32,12 @@ export async function sendPortalCode(site: Site, portal: ConnectedSite, rawEmail
     const now = ctx.nowSeconds;
     const pending = await lockPortalCode(ctx, portal.siteId, email);
     const wait = pending ? pending.sentAt + PORTAL_LIMITS.resendSeconds - now : 0;
-    if (wait > 0) throw tooSoon(wait);
+    if (wait > 0) throw tooManyRequests(wait);
     const failures = pending && pending.expiresAt > now ? pending.failures : 0;
     const values = { codeHash: hash, failures, sentAt: now, expiresAt: now + PORTAL_LIMITS.codeTtlSeconds };
     if (pending) await updatePortalCode(ctx, pending.id, values);
     // A concurrent first request for the address won: this one is a resend too soon.
-    else if (!(await insertPortalCode(ctx, portal.siteId, email, values))) throw tooSoon(PORTAL_LIMITS.resendSeconds);
+    else if (!(await insertPortalCode(ctx, portal.siteId, email, values))) throw tooManyRequests(PORTAL_LIMITS.resendSeconds);
     await enqueueJob(ctx.trx, ctx.tables, 'portal_code_email', { site_id: portal.siteId, email, sealed }, now);
   });
 }

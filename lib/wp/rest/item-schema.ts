@@ -6,6 +6,7 @@
  */
 import type { FromSchema, FromSchemaOptions, JSONSchema } from 'json-schema-to-ts';
 import type { ArgSchema, ArgsSpec, TypedArgs } from './args';
+import type { HttpMethod } from './route';
 import { SchemaDocument, mergeRef, refTarget, resolveRefs } from './schema-refs';
 
 /**
@@ -119,6 +120,42 @@ export function argsForOperation(
 export function typedArgs<const E extends Readonly<Record<string, Property>>>(entries: E): TypedArgs<ParamsOf<E, []>> {
   return argsForOperation(entries, [], 'edit');
 }
+
+/** The create-mode args an operation's edit-mode args carry, for an endpoint that creates (argsForMethods()). */
+const CREATE_ARGS = Symbol('create args');
+
+type OperationEntries = Readonly<Record<string, Readonly<Record<string, Property>>>>;
+
+/**
+ * Every operation's args (see argsForOperation()), typed as its handler sees them (ParamsOf(); `pathParams`
+ * names the params the routes' URLs carry), in one call: `operations(ticketOperations, SUPPORT_SCHEMAS,
+ * ['id'])`. The mode comes from the endpoint that declares them, at registration (argsForMethods()):
+ * `create` for a POST endpoint, `edit` for any other. Say a mode with argsForOperation() instead.
+ */
+export function operations<const Ops extends OperationEntries, const Docs extends readonly SchemaDocument[], const Path extends string = never>(
+  ops: Ops, documents: Docs, _pathParams: readonly Path[] = [],
+): { [O in keyof Ops]: TypedArgs<ParamsOf<Ops[O], Docs, Path>> } {
+  const built: Record<string, ArgsSpec> = {};
+  for (const [name, entries] of Object.entries(ops)) {
+    const edit = argsForOperation(entries, documents, 'edit');
+    // Not enumerable: a copy made by spreading is its own args, not these.
+    Object.defineProperty(edit, CREATE_ARGS, { value: argsForOperation(entries, documents, 'create') });
+    built[name] = edit;
+  }
+  return built as { [O in keyof Ops]: TypedArgs<ParamsOf<Ops[O], Docs, Path>> };
+}
+
+/**
+ * The args an endpoint serving `methods` validates with: those of operations() in the endpoint's mode
+ * (WP_REST_Server::CREATABLE is POST alone: `create`; else `edit`), any other args as declared.
+ */
+export function argsForMethods(args: ArgsSpec, methods: readonly HttpMethod[]): ArgsSpec {
+  const create = (args as { [CREATE_ARGS]?: ArgsSpec })[CREATE_ARGS];
+  return create && methods.length === 1 && methods[0] === 'POST' ? create : args;
+}
+
+/** The params a handler sees for args declared with operations() or typedArgs(). */
+export type ArgsParams<T> = T extends TypedArgs<infer A> ? A : never;
 
 /** The argument a `$ref` of an operation entry stands for. */
 function refArg(ref: string, documents: readonly SchemaDocument[], mode: ItemSchemaMode): Property {

@@ -5,7 +5,8 @@
  */
 import { compileArgs } from './args';
 import { namespaceIndexRoute, rootIndexRoute } from './discovery';
-import { HttpMethod, RouteDeclaration } from './route';
+import { argsForMethods } from './item-schema';
+import { Endpoint, HttpMethod, RouteDeclaration, requirePrincipal } from './route';
 import { CompiledEndpoint, CompiledRoute, RouteTable } from './route-table';
 
 export interface RouteMatch {
@@ -41,12 +42,10 @@ export class RestRegistry implements RouteTable {
   }
 
   private add(declaration: RouteDeclaration, namespace: string, fullRoute: string): void {
-    for (const endpoint of declaration.endpoints) {
-      if (typeof endpoint.permission !== 'function') {
-        throw new Error(`${fullRoute}: every endpoint needs a permission check (use allowAnyone for public ones).`);
-      }
-    }
-    const endpoints = declaration.endpoints.map((e) => ({ ...e, compiled: compileArgs(e.args ?? {}) }));
+    const endpoints = declaration.endpoints.map((e) => {
+      const args = argsForMethods(e.args ?? {}, e.methods);
+      return { ...e, args, permission: permissionOf(e, fullRoute), compiled: compileArgs(args) };
+    });
     // WP: registering a route again adds its endpoints to the same route (one Allow header, one index entry).
     const existing = this.routes.find((r) => r.fullRoute === fullRoute);
     if (existing) {
@@ -55,6 +54,8 @@ export class RestRegistry implements RouteTable {
         ...existing.declaration,
         namespace,
         schema: declaration.schema ?? existing.declaration.schema,
+        subject: declaration.subject ?? existing.declaration.subject,
+        gate: declaration.gate ?? existing.declaration.gate,
         headers: declaration.headers ?? existing.declaration.headers,
         availability: declaration.availability ?? existing.declaration.availability,
         endpoints: [...existing.declaration.endpoints, ...declaration.endpoints],
@@ -110,6 +111,17 @@ export class RestRegistry implements RouteTable {
     if (!namespaces.length) return this.routes;
     return this.routes.filter((r) => r.declaration.namespace !== '' && namespaces.includes(r.declaration.namespace));
   }
+}
+
+/**
+ * An endpoint's permission check: its own, else `requirePrincipal` when it declares a principal (the
+ * principal stage refuses strangers). An endpoint with neither is refused: being public is said
+ * with `allowAnyone`.
+ */
+function permissionOf(endpoint: Endpoint, fullRoute: string): CompiledEndpoint['permission'] {
+  if (typeof endpoint.permission === 'function') return endpoint.permission;
+  if (endpoint.principal) return requirePrincipal;
+  throw new Error(`${fullRoute}: every endpoint needs a permission check (use allowAnyone for public ones) or a principal.`);
 }
 
 function trimSlashes(text: string): string {

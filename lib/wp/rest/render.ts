@@ -31,6 +31,8 @@ export interface RenderContext {
   /** Every parameter of the request (JSON, body, query) before a route is matched, for `_pretty`/`_fields`. */
   params?: Record<string, unknown>;
   match?: RouteMatch;
+  /** What the URL names, as the route's subject resolver found it (once per request). */
+  subject?: unknown;
   request?: RestRequest;
   /** The matched route's dependency, consulted when the request fails. */
   availability?: Availability;

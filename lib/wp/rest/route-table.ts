@@ -6,6 +6,7 @@ import { CompiledArgs } from './args';
 import { Endpoint, RouteDeclaration } from './route';
 
 export interface CompiledEndpoint extends Endpoint {
+  permission: NonNullable<Endpoint['permission']>;
   compiled: CompiledArgs;
 }
 

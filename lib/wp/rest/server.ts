@@ -1,8 +1,13 @@
 /**
- * WP: WP_REST_Server::serve_request() and dispatch(), over Express. The stages run in WordPress's
- * order: JSONP check → authentication (cookie nonce) → OPTIONS → route match → JSON → arguments →
- * permission → rate limit → handler → response filters (Allow, _fields, pagination) → envelope →
- * headers (CORS, no-cache) → JSON/JSONP body.
+ * WP: WP_REST_Server::serve_request() and dispatch(), over Express. The stages, WordPress's in
+ * WordPress's order with the ones it lacks (marked +) where they must be:
+ * JSONP check → route match → + subject (what the URL names, once per request: every later stage
+ * sees it) → + origins listed (CORS of every answer) → + gate → + body limit and head credential →
+ * body read → authentication (cookie nonce, application password) → OPTIONS → no route → route
+ * availability → JSON → arguments → + origin check → + principal → permission (requirePrincipal when
+ * only a principal is declared) → + rate limits (declared buckets, sizes per request) → handler →
+ * response filters (Allow, _fields, pagination) → envelope → headers (CORS, no-cache) → JSON/JSONP
+ * body, raw bytes or an event stream. docs/architecture.md, "A route's life", says what each does.
  */
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
@@ -15,13 +20,14 @@ import { parsePhpQuery } from '../http/php-query';
 import { clientIp, isSecure, parseCookieHeader, queryString } from '../http/request-info';
 import { noteRoute, noteUser, notesOf } from '../http/request-notes';
 import { visitorBucket } from '../http/address-key';
+import { tooManyRequests } from '../rate-limit';
 import { Site } from '../site';
 import { validateArgs } from './args';
 import { RouteMatch, RestRegistry } from './registry';
 import { bodyParams, effectiveMethod, mergeParams, normalizeRestPath, parseJsonBody } from './request';
 import { RenderContext, jsonpCallback, refuseJsonp, renderError, renderResult, sendRaw, sendStream } from './render';
 import { StreamResponse } from './stream';
-import { RawResponse, RequestHead, RestRequest, RestResponse, HttpMethod } from './route';
+import { LimitSize, RawResponse, RequestHead, RestRequest, RestResponse, HttpMethod } from './route';
 import { optionsData } from './discovery';
 
 /** The body as the request's sources see it: $_POST, the JSON object, and what went wrong reading it. */
@@ -70,9 +76,13 @@ export class RestServer {
     const match = this.registry.match(path, method);
     if (match) noteRoute(ctx.res, match.route.fullRoute);
     ctx.availability = match?.route.declaration.availability;
+    // What the URL names, resolved once: every later stage is handed it.
+    if (match) ctx.subject = await this.resolveSubject(ctx, match.route, match.urlParams);
     // A route that lists origins answers CORS by its list from here on: errors before the origin
     // stage (a body too large, a bad argument) vary on Origin and name no other origin either.
     await this.listOrigins(ctx, match);
+    // A matched request is answered by its subject's error; a preflight or another method only lists no origin.
+    if (match && isWpError(ctx.subject)) return renderError(ctx, ctx.subject);
     const gated = match ? await match.route.declaration.gate?.(this.head(ctx, match.urlParams)) : null;
     if (gated) return renderError(ctx, gated);
     const limit = match?.endpoint.maxBodyBytes;
@@ -160,12 +170,21 @@ export class RestServer {
     if (!found) return;
     const gated = found.route.endpoints.filter((e) => e.origins);
     if (!gated.length) return;
+    // Another method or a preflight: the subject of the route whose origins are asked.
+    if (!match) ctx.subject = await this.resolveSubject(ctx, found.route, found.urlParams);
     const asked = ctx.method === 'OPTIONS' ? String(ctx.req.headers['access-control-request-method'] ?? '').toUpperCase() : ctx.method;
     const preferred = match?.endpoint ?? found.route.endpoints.find((e) => e.methods.includes(asked as HttpMethod));
     const endpoint = preferred?.origins ? preferred : (gated[0] as RouteMatch['endpoint']);
     // Until the list is read (and if reading it fails), no origin is named.
     ctx.cors = { origins: [], credentials: endpoint.corsCredentials !== false, headers: endpoint.corsHeaders ?? [] };
+    if (isWpError(ctx.subject)) return;
     ctx.cors.origins = await (endpoint.origins as NonNullable<typeof endpoint.origins>)(this.head(ctx, found.urlParams));
+  }
+
+  /** The route's subject for this request (undefined when it declares none): asked once, right after matching. */
+  private async resolveSubject(ctx: RenderContext, route: RouteMatch['route'], urlParams: Record<string, string>): Promise<unknown> {
+    const resolve = route.declaration.subject;
+    return resolve ? resolve({ ...this.head(ctx, urlParams), subject: undefined }) : undefined;
   }
 
   private async authenticate(req: Request, query: Record<string, unknown>, form: Record<string, unknown> | null): Promise<RestAuthResult> {
@@ -219,15 +238,12 @@ export class RestServer {
       if (spec.exempt && (await spec.exempt(request))) continue;
       const who = spec.key ? spec.key(request) : request.user.id > 0 ? `user:${request.user.id}` : visitorBucket(request.ip);
       const bucket = `${spec.name}:${who}`;
+      const [limit, windowSeconds] = [await sizeOf(spec.limit, request), await sizeOf(spec.windowSeconds, request)];
       const limiter = this.site.rateLimiter;
       const decision = spec.counting === 'batched'
-        ? limiter.hitBatched(bucket, spec.limit, spec.windowSeconds)
-        : await limiter.hit(bucket, spec.limit, spec.windowSeconds);
-      if (!decision.allowed) {
-        throw new WpError('rest_too_many_requests', `Too many requests. Try again in ${decision.retryAfter} seconds.`, 429, {
-          retry_after: decision.retryAfter,
-        });
-      }
+        ? limiter.hitBatched(bucket, limit, windowSeconds)
+        : await limiter.hit(bucket, limit, windowSeconds);
+      if (!decision.allowed) throw tooManyRequests(decision.retryAfter);
     }
   }
 
@@ -261,6 +277,7 @@ export class RestServer {
         const value = req.headers[name.toLowerCase()];
         return Array.isArray(value) ? value.join(', ') : value;
       },
+      subject: ctx.subject,
     };
   }
 
@@ -277,6 +294,11 @@ export class RestServer {
     ctx.forceNoCache = true;
     return renderError(ctx, new WpError('internal_server_error', 'There has been a critical error on this website.', 500, { request_id: ctx.requestId }));
   }
+}
+
+/** A limit's size for this request: as declared, or as its function decides (e.g. from a setting). */
+async function sizeOf(size: LimitSize, request: RestRequest): Promise<number> {
+  return typeof size === 'function' ? size(request) : size;
 }
 
 function errorText(err: unknown): string {

@@ -16,7 +16,7 @@ import { memoryLogger } from '../../../lib/logger';
 import { createProduct } from '../../../lib/support/changelogs/admin';
 import { syncProduct } from '../../../lib/support/changelogs/sync';
 import { handOff } from '../../../lib/support/chat/handoff';
-import { acceptMessage } from '../../../lib/support/chat/reply';
+import { acceptMessage, chatSender } from '../../../lib/support/chat/reply';
 import { findThread } from '../../../lib/support/chat/store';
 import { recordFeedback } from '../../../lib/support/docs/feedback';
 import { insertDocs } from '../../../lib/support/docs/store';
@@ -162,8 +162,8 @@ describe('every write reports what it changed in WordPress\'s tables', function 
 
     it("a visitor's chat message (a new thread, then another message), and the handoff", async () => {
       const uuid = randomUUID();
-      const { result } = await check(() => acceptMessage(oracle.site, { thread: uuid, message: 'Hello?', collections: null }, async () => undefined));
-      await check(() => acceptMessage(oracle.site, { thread: uuid, token: result.mintedToken as string, message: 'Anyone?', collections: null }, async () => undefined));
+      const { result } = await check(async () => acceptMessage(oracle.site, await chatSender(oracle.site, uuid, undefined), { thread: uuid, message: 'Hello?', collections: null }));
+      await check(async () => acceptMessage(oracle.site, await chatSender(oracle.site, uuid, result.mintedToken as string), { thread: uuid, token: result.mintedToken as string, message: 'Anyone?', collections: null }));
       const thread = await findThread(oracle.site.db, uuid);
       await check(() => handOff(oracle.site, thread!, { email: 'visitor@example.net', name: 'Visitor', note: 'Please help.' }));
     });

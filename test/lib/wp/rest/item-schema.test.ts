@@ -1,9 +1,12 @@
 /**
  * argsForItemSchema(): WordPress's get_endpoint_args_for_item_schema() for CREATABLE and EDITABLE;
- * publicItemSchema(); an operation's args built from item schemas and shared definitions.
+ * publicItemSchema(); an operation's args built from item schemas and shared definitions, one by one
+ * (argsForOperation()) or a file's at once, in the mode of the endpoint that declares them (operations()).
  */
 import assert from 'node:assert/strict';
-import { argsForItemSchema, argsForOperation, publicItemSchema, routeSchema } from '../../../../lib/wp/rest/item-schema';
+import { ArgsParams, argsForItemSchema, argsForOperation, operations, publicItemSchema, routeSchema } from '../../../../lib/wp/rest/item-schema';
+import { RestRegistry } from '../../../../lib/wp/rest/registry';
+import { HttpMethod, allowAnyone } from '../../../../lib/wp/rest/route';
 
 const SCHEMA = {
   title: 'thing',
@@ -111,5 +114,39 @@ describe('argsForOperation()', () => {
     ]);
     assert.deepEqual(Object.entries(args.page as object), [['description', 'Current page of the collection.'], ['type', 'integer'], ['default', 2], ['minimum', 1]]);
     assert.deepEqual(args.flag, { description: 'A flag.', type: 'boolean', default: false }, 'annotations are no arg keywords');
+  });
+});
+
+describe('operations()', () => {
+  const DOCS = [
+    { $id: 'common', $defs: { id: { type: 'integer', arg_options: { minimum: 1 } } } },
+    { $id: 'thing', type: 'object', properties: { color: { type: 'string', enum: ['red', 'blue'], default: 'red' }, size: { type: 'integer', arg_options: { required: true } } } },
+  ] as const;
+  const OPS = {
+    change: { id: { $ref: 'common#/$defs/id' }, color: { $ref: 'thing#/properties/color' }, size: { $ref: 'thing#/properties/size' } },
+  } as const;
+  const args = operations(OPS, DOCS, ['id']);
+
+  /** The args an endpoint serving `methods` with the operation's args validates with, once registered. */
+  function registered(methods: HttpMethod[]): unknown {
+    const registry = new RestRegistry();
+    registry.register({ namespace: 'ops/v1', route: '/things/(?P<id>\\d+)', endpoints: [{ methods, args: args.change, permission: allowAnyone, handler: () => null }] });
+    return registry.match('/ops/v1/things/1', methods[0] as string)?.endpoint.args;
+  }
+
+  it("takes the mode from the endpoint's method: create for POST, edit for any other", () => {
+    const create = argsForOperation(OPS.change, DOCS, 'create');
+    const edit = argsForOperation(OPS.change, DOCS, 'edit');
+    assert.notDeepEqual(create, edit);
+    assert.deepEqual(registered(['POST']), create);
+    for (const methods of [['PATCH'], ['GET'], ['POST', 'PUT', 'PATCH']] as HttpMethod[][]) assert.deepEqual(registered(methods), edit, methods.join());
+  });
+
+  it('types each operation as its handler sees it, the URL params always there', () => {
+    const params: ArgsParams<typeof args.change> = { id: 3 };
+    const id: number = params.id;
+    // @ts-expect-error an item property's `$ref` is optional: the mode decides whether it is required
+    const size: number = params.size;
+    assert.deepEqual([id, size], [3, undefined]);
   });
 });
