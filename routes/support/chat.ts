@@ -26,7 +26,6 @@ import { chatOperations } from '../../schema/support/chat-args';
 import { chatAnswerSchema } from '../../schema/support/chat-answer';
 import { chatConfigSchema } from '../../schema/support/chat-config';
 import { chatHandoffSchema } from '../../schema/support/chat-handoff';
-import { chatMessageSchema } from '../../schema/support/chat-message';
 import { chatThreadSchema } from '../../schema/support/chat-thread';
 import { supportRoute } from './kit';
 
@@ -46,13 +45,13 @@ const visitorEndpoint = {
 
 export const chatConfig = supportRoute({
   route: '/chat/config',
-  schema: routeSchema(chatConfigSchema),
+  schema: routeSchema(chatConfigSchema, SUPPORT_SCHEMAS),
   endpoints: [endpoint({ ...visitorEndpoint, methods: ['GET'], args: chatArgs.none, permission: allowAnyone, handler: config })],
 });
 
 export const chatMessages = supportRoute({
   route: '/chat/messages',
-  schema: routeSchema(chatAnswerSchema, [chatThreadSchema, chatMessageSchema]),
+  schema: routeSchema(chatAnswerSchema, SUPPORT_SCHEMAS),
   endpoints: [
     endpoint({
       ...visitorEndpoint, methods: ['POST'], args: chatArgs.message, handler: sendMessage,
@@ -72,13 +71,13 @@ export const chatThread = supportRoute({
   route: '/chat/threads/(?P<uuid>[0-9a-fA-F-]{36})',
   // An unknown thread is answered at the principal stage, as a wrong token is: the same 404.
   subject: (head: RequestHead) => findThread(head.site.db, head.urlParams.uuid ?? ''),
-  schema: routeSchema(chatThreadSchema, [chatMessageSchema]),
+  schema: routeSchema(chatThreadSchema, SUPPORT_SCHEMAS),
   endpoints: [endpoint({ ...visitorEndpoint, methods: ['GET'], args: chatArgs.thread, principal: threadOfToken, handler: readThread })],
 });
 
 export const chatHandoff = supportRoute({
   route: '/chat/handoff',
-  schema: routeSchema(chatHandoffSchema, [chatThreadSchema]),
+  schema: routeSchema(chatHandoffSchema, SUPPORT_SCHEMAS),
   endpoints: [
     endpoint({
       ...visitorEndpoint, methods: ['POST'], args: chatArgs.handoff, permission: handoffOn, handler: handOffThread,

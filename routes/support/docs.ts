@@ -61,7 +61,7 @@ function visitorKey(req: RestRequest<DocVisitor>): string {
 
 export const docFeedback = supportRoute({
   route: '/docs/(?P<id>[\\d]+)/feedback',
-  schema: routeSchema(docFeedbackSchema),
+  schema: routeSchema(docFeedbackSchema, SUPPORT_SCHEMAS),
   // Votes are kept in the plugin's own table (storage is checked); the answer carries WordPress's headers only.
   cache: 'public',
   endpoints: [

@@ -53,7 +53,7 @@ export const portalConfig = supportRoute({
 export const portalCode = supportRoute({
   ...portalRoute,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/code',
-  schema: routeSchema(portalCodeSchema),
+  schema: routeSchema(portalCodeSchema, SUPPORT_SCHEMAS),
   endpoints: [
     endpoint({
       ...portalEndpoint, methods: ['POST'], args: portalArgs.code, permission: allowAnyone, handler: sendCode,
@@ -68,7 +68,7 @@ export const portalCode = supportRoute({
 export const portalSession = supportRoute({
   ...portalRoute,
   route: '/sites/(?P<site_id>[\\w-]+)/portal/session',
-  schema: routeSchema(portalSessionSchema),
+  schema: routeSchema(portalSessionSchema, SUPPORT_SCHEMAS),
   endpoints: [
     endpoint({
       ...portalEndpoint, methods: ['POST'], args: portalArgs.session, permission: allowAnyone, handler: signIn,

@@ -19,8 +19,8 @@ import { WpError } from '../../lib/wp/errors';
 import { Site } from '../../lib/wp/site';
 import { routeSchema } from '../../lib/wp/rest/item-schema';
 import { Endpoint, Params, RequestHead, RestRequest, RestResponse } from '../../lib/wp/rest/route';
+import { SUPPORT_SCHEMAS } from '../../schema/support';
 import { inboundReceiptSchema } from '../../schema/support/inbound-receipt';
-import { mailReceiptSchema } from '../../schema/support/mail-receipt';
 import { supportRoute } from './kit';
 
 /** What the URL names: the mailbox of its route key (null: none, answered 404 by the credential checks). */
@@ -30,7 +30,7 @@ type UrlMailbox = Mailbox | null;
 const webhook = {
   cache: 'no-store',
   subject: (head: RequestHead) => mailboxOfRouteKey(head.site, head.urlParams.route_key ?? ''),
-  schema: routeSchema(inboundReceiptSchema, [mailReceiptSchema]),
+  schema: routeSchema(inboundReceiptSchema, SUPPORT_SCHEMAS),
 } as const;
 
 const relayEndpoint: Endpoint<RelayDelivery, Params, UrlMailbox> = {

@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { Knex } from 'knex';
-import request from 'supertest';
 import { createApp } from '../../../../lib/app';
 import { changeToken } from '../../../../lib/wp/db/change-token';
 import { openSite } from '../../../../lib/boot';

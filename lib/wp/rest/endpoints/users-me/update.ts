@@ -226,7 +226,6 @@ function metaString(user: WpUser, key: string): string {
  * (re)written. Failures are WordPress's (500, as its errors carry no status).
  */
 async function writeProfile(trx: Knex.Transaction, site: Site, user: WpUser, p: Record<string, unknown>, newPassHash: string | null): Promise<void> {
-  const { tables } = site.db;
   const given = (key: string, fallback: string): string => (typeof p[key] === 'string' ? (p[key] as string) : fallback);
 
   const login = phpTrim(sanitizeUser(user.user_login, true));
