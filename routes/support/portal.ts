@@ -14,6 +14,7 @@ import { PortalCustomer, portalCustomer, portalOr404 } from '../../lib/support/p
 import { openPortalSession, resolvePortalSession, revokePortalSession } from '../../lib/support/portal/sessions';
 import { ConnectedSite } from '../../lib/support/sites/store';
 import { storageAvailability } from '../../lib/support/storage-check';
+import { siteTimeZone } from '../../lib/wp/dates';
 import { WpError } from '../../lib/wp/errors';
 import { visitorBucket } from '../../lib/wp/http/address-key';
 import { TypedArgs } from '../../lib/wp/rest/args';
@@ -90,7 +91,7 @@ export const portalConfig: RouteDeclaration = {
         const s = await portalSite(req);
         return {
           site_name: s.name, new_tickets: s.newTickets, message_limit: s.messageLimit, message_hint: s.messageHint,
-          customer_can_resolve: s.customerCanResolve, customer_can_reopen: s.customerCanReopen,
+          customer_can_resolve: s.customerCanResolve, customer_can_reopen: s.customerCanReopen, time_zone: await siteTimeZone(req.site.options),
         };
       },
     }),
