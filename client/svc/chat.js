@@ -267,7 +267,7 @@
       '.offer{padding:4px 12px;border:1px solid var(--svc-border);border-radius:14px;background:#fff;color:var(--svc-text);font-size:13px;font-weight:600}',
       '.offer:hover{border-color:var(--svc-accent)}',
       '.composer{display:flex;align-items:flex-end;gap:8px;padding:12px 16px 16px;border-top:1px solid var(--svc-border)}',
-      'textarea,input{width:100%;min-width:0;padding:10px 12px;border:1px solid #8c8f94;border-radius:12px;font:inherit;color:inherit;background:#fff;resize:none}',
+      'textarea,input{width:100%;min-width:0;padding:10px 12px;border:1px solid #8c8f94;border-radius:12px;font:inherit;font-weight:400;color:inherit;background:#fff;resize:none}',
       'textarea:focus-visible,input:focus-visible{outline:2px solid var(--svc-accent);outline-offset:0;border-color:var(--svc-accent)}',
       'textarea:disabled{background:#f6f7f7;color:var(--svc-muted)}',
       '.send{flex:none;height:44px;padding:0 16px;border:0;border-radius:12px;background:var(--svc-accent);color:var(--svc-on-accent);font-weight:600}',
@@ -568,6 +568,7 @@
     ]);
     this.composer.hidden = true;
     this.handoffButton.hidden = true;
+    this.say('');
     this.panel.insertBefore(this.handoffForm, this.composer);
     email.focus();
   };

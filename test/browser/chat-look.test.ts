@@ -32,7 +32,7 @@ function startHostServer(scriptUrl: () => string): Promise<{ origin: string; clo
     res.end([
       `<!DOCTYPE html><html lang="${rtl ? 'ar' : 'en'}" dir="${rtl ? 'rtl' : 'ltr'}"><head><meta charset="utf-8">`,
       '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop account</title>',
-      `<style>${HOSTILE_CSS}</style></head><body><main><h1>Shop</h1><p class="page-note text">The shop's own text.</p></main>`,
+      `<style>${HOSTILE_CSS}</style></head><body><main><h1>Shop</h1><div class="page-note text">The shop's own text.</div></main>`,
       `<script src="${scriptUrl()}" async></script></body></html>`,
     ].join('\n'));
   });

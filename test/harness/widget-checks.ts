@@ -18,7 +18,7 @@ export const SCREENSHOT_DIR = path.join(__dirname, '../../docs/img');
 
 /** A host page that tries to break the widget (and that the widget must not restyle). */
 export const HOSTILE_CSS = [
-  'body{font:22px/3 Georgia,serif;color:#a00;letter-spacing:3px;text-transform:uppercase;text-align:center}',
+  'body{margin:0;padding:24px;font:18px/3 Georgia,serif;color:#3c434a;letter-spacing:2px;text-transform:uppercase;text-align:center;background:#f6f7f7}',
   'p,button,ul,li,textarea,input,h2,label,span,a,time,form,ol{margin:24px!important;padding:24px!important;border:4px dashed #c00!important;background:#ff0!important;display:block!important}',
   '.bubble,.msg,.panel,.launcher,.log,.svc-portal__body,.svc-portal__view,.card{display:none!important}',
 ].join('\n');
