@@ -596,12 +596,13 @@
     show(ctx, [el('p', { className: 'lede', role: 'status', text: t('loading') })], { focus: false });
   }
 
-  function showUnavailable(ctx, err) {
+  function showUnavailable(ctx, err, options) {
+    var retry = el('button', { type: 'button', className: 'svc-portal__button', text: t('retry'), onClick: function () { if (!ctx.busy) start(ctx, true); } });
     show(ctx, [
       heading(t('unavailable')),
       el('p', { className: 'lede', text: t('unavailable_text') }),
-      button(ctx, t('retry'), function () { return start(ctx); }),
-    ], { message: err.message, error: true, focus: false });
+      retry,
+    ], { message: err.message, error: true, focus: options.focus });
   }
 
   function showSignIn(ctx, options) {
@@ -852,22 +853,33 @@
 
   /* ---- start ---- */
 
-  async function start(ctx) {
+  /* The first view, with the loading state (and the container busy) until it is known. On page load it takes no focus; after "Try again" it does. */
+  async function start(ctx, byUser) {
+    var options = { focus: Boolean(byUser) };
     showLoading(ctx);
+    setBusy(ctx, true);
+    try {
+      await firstView(ctx, options);
+    } finally {
+      setBusy(ctx, false);
+    }
+  }
+
+  async function firstView(ctx, options) {
     try {
       ctx.config = (await call('GET', ctx.sitePath + 'portal/config')).body;
     } catch (err) {
       ctx.config = null;
       /* The contact form works without the portal (its settings only refine it). */
-      if (ctx.contactOnly) return showContact(ctx, { focus: false });
-      return showUnavailable(ctx, err);
+      if (ctx.contactOnly) return showContact(ctx, options);
+      return showUnavailable(ctx, err, options);
     }
-    if (ctx.contactOnly) return showContact(ctx, { focus: false });
-    if (!ctx.store.get()) return showSignIn(ctx, { focus: false });
+    if (ctx.contactOnly) return showContact(ctx, options);
+    if (!ctx.store.get()) return showSignIn(ctx, options);
     try {
-      await showList(ctx, 1, { focus: false });
+      await showList(ctx, 1, options);
     } catch (err) {
-      if (!err.handled) showUnavailable(ctx, err);
+      if (!err.handled) showUnavailable(ctx, err, options);
     }
   }
 

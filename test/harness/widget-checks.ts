@@ -47,8 +47,8 @@ export async function overflowing(page: Page, hostSelector: string): Promise<str
     if (doc.scrollWidth > doc.clientWidth) found.push(`the page: ${doc.scrollWidth} > ${doc.clientWidth}`);
     for (const host of document.querySelectorAll(selector)) {
       for (const node of host.shadowRoot.querySelectorAll('*')) {
-        // The screen-reader-only region is 1 px wide on purpose.
-        if (node.classList.contains('sr') || node.offsetParent === null && window.getComputedStyle(node).position !== 'fixed') continue;
+        // The screen-reader-only region is 1 px wide on purpose; text fields scroll their own text.
+        if (node.classList.contains('sr') || node.matches('input, textarea') || (node.offsetParent === null && window.getComputedStyle(node).position !== 'fixed')) continue;
         if (node.scrollWidth > node.clientWidth + 1 && node.clientWidth > 0) found.push(`${node.tagName.toLowerCase()}.${[...node.classList].join('.')}: ${node.scrollWidth} > ${node.clientWidth}`);
         const rect = node.getBoundingClientRect();
         if (rect.width > 0 && (rect.right > doc.clientWidth + 1 || rect.left < -1)) found.push(`${node.tagName.toLowerCase()}.${[...node.classList].join('.')} outside the viewport: ${Math.round(rect.left)}..${Math.round(rect.right)}`);
@@ -62,13 +62,13 @@ export async function assertNoOverflow(page: Page, hostSelector: string, where: 
   assert.deepEqual(await overflowing(page, hostSelector), [], `horizontal overflow, ${where}`);
 }
 
-/** The focused element inside the widget's shadow root, as `tag.class…` plus its text when short (null: the focus is outside). */
+/** The focused element inside the widget's shadow root, as `tag.class…` plus its text (200 characters) (null: the focus is outside). */
 export function focusIn(page: Page, hostSelector: string): Promise<{ tag: string; className: string; text: string; id: string } | null> {
   return page.evaluate((selector: string) => {
     const host = document.querySelector(selector);
     const active = host?.shadowRoot?.activeElement;
     if (!active || document.activeElement !== host) return null;
-    return { tag: active.tagName.toLowerCase(), className: String(active.className), text: String(active.textContent).slice(0, 80), id: active.id };
+    return { tag: active.tagName.toLowerCase(), className: String(active.className), text: String(active.textContent).slice(0, 200), id: active.id };
   }, hostSelector);
 }
 
