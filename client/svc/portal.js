@@ -283,7 +283,7 @@
     '*,*::before,*::after{box-sizing:border-box}',
     '[hidden]{display:none!important}',
     '.portal{position:relative;max-width:760px;margin:0 auto;background:var(--svc-bg);color:var(--svc-text);font:15px/1.5 var(--svc-font);text-align:start;',
-    'border:1px solid var(--svc-border);border-radius:var(--svc-radius);box-shadow:0 4px 24px rgba(0,0,0,.06);overflow:hidden;overflow-wrap:anywhere}',
+    'border:1px solid var(--svc-border);border-top:4px solid var(--svc-accent);border-radius:var(--svc-radius);box-shadow:0 4px 24px rgba(0,0,0,.06);overflow:hidden;overflow-wrap:anywhere}',
     '.progress{position:absolute;inset:0 0 auto;height:3px;background:var(--svc-accent);opacity:0;transform-origin:0 50%}',
     ':host([aria-busy="true"]) .progress{opacity:1;animation:svc-load 1.2s ease-in-out infinite}',
     '@keyframes svc-load{0%{transform:scaleX(.05)}50%{transform:scaleX(.7)}100%{transform:scaleX(1);opacity:.2}}',

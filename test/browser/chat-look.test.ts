@@ -33,6 +33,8 @@ function startHostServer(scriptUrl: () => string): Promise<{ origin: string; clo
       `<!DOCTYPE html><html lang="${rtl ? 'ar' : 'en'}" dir="${rtl ? 'rtl' : 'ltr'}"><head><meta charset="utf-8">`,
       '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop account</title>',
       `<style>${HOSTILE_CSS}</style></head><body><main><h1>Shop</h1><div class="page-note text">The shop's own text.</div></main>`,
+      // The site translates the widget's own words with one object, before the script.
+      rtl ? `<script>window.svc_strings = ${JSON.stringify({ chat: { send: 'إرسال', subtitle: 'إجابات من وثائقنا' } })};</script>` : '',
       `<script src="${scriptUrl()}" async></script></body></html>`,
     ].join('\n'));
   });
@@ -239,14 +241,15 @@ describe('the chat widget on a phone and a desktop', function () {
     });
   }
 
-  it('lays out a right-to-left page: the launcher at the start side, no overflow', async () => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  it('lays out a right-to-left page at 320 px, in the words the site gave it: the launcher at the start side, no overflow', async () => {
+    const context = await browser.newContext({ viewport: { width: 320, height: 640 } });
     try {
       const page = await context.newPage();
       await page.goto(`${shop.origin}/rtl`);
       await page.getByRole('button', { name: 'Shop help' }).click();
+      assert.equal(await page.getByText('إجابات من وثائقنا').count(), 1);
       await page.locator('#svc-chat-input').fill(LONG_QUESTION);
-      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'إرسال' }).click();
       await page.waitForFunction(() => document.querySelector('svc-chat').shadowRoot.querySelectorAll('[data-role="assistant"]:not([aria-busy]) time').length >= 1, undefined, { timeout: 30_000 });
       await assertNoOverflow(page, HOST, 'right to left');
       await assertAccessible(page, 'right to left');
@@ -259,9 +262,9 @@ describe('the chat widget on a phone and a desktop', function () {
       });
       // The visitor's bubbles sit at the end side (left in RTL), the assistant's at the start (right).
       assert.ok(sides.visitorLeft < 40 && sides.assistantRight > sides.width - 60, JSON.stringify(sides));
+      await screenshot(page, 'chat-rtl-320');
       await page.keyboard.press('Escape');
       assert.ok((await page.locator('.launcher').boundingBox())!.x < 40, 'the launcher at the left');
-      await screenshot(page, 'chat-rtl-360');
     } finally {
       await context.close();
     }

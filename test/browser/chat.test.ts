@@ -7,8 +7,10 @@
  * opens a ticket that an agent then sees.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
+import path from 'node:path';
 import request from 'supertest';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../harness/browser';
@@ -90,6 +92,13 @@ describe('the chat widget', function () {
     assert.equal(res.status, 200);
     assert.equal(res.headers['content-type'], 'application/javascript; charset=UTF-8');
     assert.ok(res.text.startsWith(`var svc_chat_vars = {"api_root":"${apiOrigin.replace(/\//g, '\\/')}\\/wp-json\\/support\\/v1\\/"};\n`));
+  });
+
+  it('never inserts text as HTML', () => {
+    const source = fs.readFileSync(path.join(__dirname, '../../client/svc/chat.js'), 'utf8');
+    for (const sink of ['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'document.write', 'eval(', 'new Function']) {
+      assert.ok(!source.includes(sink), `chat.js uses ${sink}`);
+    }
   });
 
   it('streams an answer in, with its source as a link', async () => {

@@ -41,6 +41,8 @@ function startHostServer(page: () => { siteId: string; scriptUrl: string }): Pro
       '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop support</title>',
       `<style>${HOSTILE_CSS}\nmain{max-width:820px;margin:0 auto}</style></head><body><main><h1>Shop</h1>`,
       `<div ${attribute} data-site="${siteId}"></div></main>`,
+      // The site translates the portal's own words with one object, before the script.
+      rtl ? `<script>window.svc_strings = ${JSON.stringify({ portal: { sign_in_title: 'تسجيل الدخول إلى دعم {site}', contact_instead: 'اتصل بنا دون تسجيل الدخول' } })};</script>` : '',
       `<script src="${scriptUrl}" async></script></body></html>`,
     ].join('\n'));
   });
@@ -207,13 +209,13 @@ describe('the customer portal on a phone and a desktop', function () {
     });
   }
 
-  it('lays out a right-to-left page with long words', async () => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  it('lays out a right-to-left page with long words at 320 px, in the words the site gave it', async () => {
+    const context = await browser.newContext({ viewport: { width: 320, height: 640 } });
     try {
       const page = await context.newPage();
       await page.goto(`${shop.origin}/rtl`);
-      await page.getByRole('heading', { name: 'Sign in to Shop support' }).waitFor();
-      await page.getByRole('button', { name: 'Contact us without signing in' }).click();
+      await page.getByRole('heading', { name: 'تسجيل الدخول إلى دعم Shop' }).waitFor();
+      await page.getByRole('button', { name: 'اتصل بنا دون تسجيل الدخول' }).click();
       await page.getByLabel('Subject').fill(LONG_SUBJECT);
       await page.getByLabel('Message').fill(LONG_BODY);
       await assertNoOverflow(page, HOST, 'right to left');
@@ -222,7 +224,7 @@ describe('the customer portal on a phone and a desktop', function () {
       const label = await page.locator('label').first().boundingBox();
       const field = await page.locator('input').first().boundingBox();
       assert.ok(Math.abs((label!.x + label!.width) - (field!.x + field!.width)) <= 1, JSON.stringify({ label, field }));
-      await screenshot(page.locator(HOST), 'portal-rtl-360');
+      await screenshot(page.locator(HOST), 'portal-rtl-320');
     } finally {
       await context.close();
     }
