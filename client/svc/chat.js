@@ -441,7 +441,8 @@
   Widget.prototype.bubble = function (role, text, sources, createdAt) {
     var self = this;
     var who = role === 'visitor' ? t('you') : (this.config.name || 'Help');
-    var body = el('p', { class: 'text svc-chat-text', text: text || '' });
+    /* dir=auto: each message reads in its own direction (English on a right-to-left page, Arabic on a left-to-right one). */
+    var body = el('p', { class: 'text svc-chat-text', dir: 'auto', text: text || '' });
     var bubble = el('div', { class: 'bubble' }, [body, sourceList(sources)]);
     var meta = el('div', { class: 'meta' }, [el('span', { class: 'svc-chat-who', text: who })]);
     var node = el('div', { class: 'msg msg-' + role + ' svc-chat-message svc-chat-' + role, 'data-role': role, tabindex: '-1' }, [

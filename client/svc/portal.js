@@ -408,8 +408,9 @@
     if (o.focus !== false && title) title.focus();
   }
 
-  function heading(text) {
-    return el('h2', { className: 'svc-portal__heading', tabindex: '-1', text: text });
+  /* `dir`: `auto` for the customer's own words (a subject), which read in their own direction. */
+  function heading(text, dir) {
+    return el('h2', { className: 'svc-portal__heading', tabindex: '-1', dir: dir, text: text });
   }
 
   function setBusy(ctx, on) {
@@ -692,7 +693,7 @@
     var items = tickets.map(function (ticket) {
       var unread = isUnread(ctx, ticket);
       return el('li', { className: 'svc-portal__ticket' + (unread ? ' svc-portal__ticket--unread' : '') }, [
-        button(ctx, ticket.subject, function () { return showTicket(ctx, ticket.id); }, 'svc-portal__ticket-link'),
+        subjectLink(ctx, ticket),
         el('div', { className: 'svc-portal__meta' }, [
           statusBadge(ticket.status),
           unread ? el('span', { className: 'new', text: t('new_reply') }) : null,
@@ -717,6 +718,13 @@
     ], options);
   }
 
+  /* The customer's subject reads in its own direction (dir=auto). */
+  function subjectLink(ctx, ticket) {
+    var link = button(ctx, ticket.subject, function () { return showTicket(ctx, ticket.id); }, 'svc-portal__ticket-link');
+    link.dir = 'auto';
+    return link;
+  }
+
   async function showTicket(ctx, id, options) {
     var res = await authed(ctx, 'GET', 'tickets/' + encodeURIComponent(id));
     renderTicket(ctx, res.body, options);
@@ -727,7 +735,7 @@
     markSeen(ctx, ticket);
     show(ctx, [
       el('p', {}, [button(ctx, '← ' + t('back'), function () { return showList(ctx, 1); }, 'svc-portal__link')]),
-      heading(ticket.subject),
+      heading(ticket.subject, 'auto'),
       el('div', { className: 'svc-portal__meta' }, [statusBadge(ticket.status), el('span', { text: t('ticket_number', { id: ticket.id }) })]),
       el('ol', { className: 'svc-portal__messages' }, (ticket.messages || []).map(function (message) { return messageItem(ctx, ticket, message); })),
       statusButtons(ctx, ticket),
@@ -758,7 +766,7 @@
           timeNode(message.created_at, ctx.config.time_zone),
         ]),
         el('div', { className: 'bubble' }, [
-          el('div', { className: 'svc-portal__body', text: message.body }),
+          el('div', { className: 'svc-portal__body', dir: 'auto', text: message.body }),
           files.length ? el('ul', { className: 'svc-portal__files' }, files) : null,
         ]),
       ]),
