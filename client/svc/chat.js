@@ -20,6 +20,8 @@
   var vars = window.svc_chat_vars || {};
   var API_ROOT = String(vars.api_root || '/wp-json/support/v1/');
   var STORE_KEY = 'svc_chat:' + API_ROOT;
+  /* Below this width the panel takes the whole screen (and keeps the focus inside). */
+  var PHONE = '(max-width: 480px)';
   /* How close to the bottom (px) still counts as "reading the newest text". */
   var BOTTOM_SLACK = 32;
 
@@ -278,7 +280,7 @@
       '.actions{display:flex;gap:8px;flex-wrap:wrap}',
       '.actions .link{margin:0;padding:10px 16px;border-radius:12px;border-color:#8c8f94;color:var(--svc-text)}',
       '.sr{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}',
-      '@media (max-width:480px){.panel{inset:0;width:100%;height:100%;border-radius:0}.launcher[aria-expanded="true"]{display:none}}',
+      '@media ' + PHONE + '{.panel{inset:0;width:100%;height:100%;border-radius:0}.launcher[aria-expanded="true"]{display:none}}',
     ].join('\n');
   }
 
@@ -340,7 +342,7 @@
     this.announcer = el('div', { class: 'sr', 'aria-live': 'polite' });
     this.closeButton = el('button', { type: 'button', class: 'close', 'aria-label': t('close'), text: '×', on: { click: function () { self.close(); } } });
     this.panel = el('div', { id: 'svc-chat-panel', class: 'panel svc-chat-panel', role: 'dialog', 'aria-labelledby': 'svc-chat-title', hidden: true,
-      on: { keydown: function (e) { if (e.key === 'Escape') { e.stopPropagation(); self.close(); } } } }, [
+      on: { keydown: function (e) { self.onKey(e); } } }, [
       el('div', { class: 'header' }, [avatarNode(c), el('div', { class: 'titles' }, [el('h2', { id: 'svc-chat-title', text: name }), el('p', { text: t('subtitle') })]), this.closeButton]),
       el('div', { class: 'body' }, [this.log, this.jump]),
       this.status, this.composer, this.handoffButton ? el('div', { class: 'footer' }, [this.handoffButton]) : null, this.announcer,
@@ -350,6 +352,24 @@
     document.body.appendChild(this.host);
     this.bubble('assistant', c.greeting || '');
     setInterval(function () { self.refreshTimes(); }, 60000);
+  };
+
+  /* Escape closes. On a phone the panel covers the page, so Tab goes round inside it (the page behind is out of sight). */
+  Widget.prototype.onKey = function (e) {
+    if (e.key === 'Escape') {
+      e.stopPropagation();
+      this.close();
+      return;
+    }
+    if (e.key !== 'Tab' || !window.matchMedia(PHONE).matches) return;
+    var focusable = Array.prototype.filter.call(this.panel.querySelectorAll('button, textarea, input, a[href], [tabindex="0"]'), function (node) {
+      return !node.disabled && node.getClientRects().length > 0;
+    });
+    var first = focusable[0];
+    var last = focusable[focusable.length - 1];
+    var active = this.host.shadowRoot.activeElement;
+    if (e.shiftKey && active === first) { e.preventDefault(); last.focus(); }
+    else if (!e.shiftKey && active === last) { e.preventDefault(); first.focus(); }
   };
 
   Widget.prototype.toggle = function () {

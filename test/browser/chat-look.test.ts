@@ -126,6 +126,13 @@ describe('the chat widget on a phone and a desktop', function () {
         // A phone gets the whole screen; a desktop a panel in the corner.
         if (width <= 480) assert.deepEqual(looks.panel, [width, height]);
         else assert.deepEqual(looks.panel, [380, 640]);
+        // Full screen, the panel keeps Tab inside it (the page behind is out of sight); in a corner it does not.
+        await page.locator('.close').focus();
+        await page.keyboard.press('Shift+Tab');
+        assert.equal((await focusIn(page, HOST))?.className, width <= 480 ? 'offer svc-chat-handoff' : 'launcher svc-chat-launcher');
+        await page.keyboard.press('Tab');
+        assert.equal((await focusIn(page, HOST))?.className, 'close');
+        await page.locator('#svc-chat-input').focus();
         await check('the open panel');
         await shot('open');
       });
