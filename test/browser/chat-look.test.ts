@@ -23,10 +23,16 @@ declare const window: any;
 declare const document: any;
 
 const HOST = 'svc-chat';
+/** The site's avatar (`chat_avatar_url`), served by the shop. */
+const AVATAR_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" fill="#f2c14e"/><circle cx="32" cy="26" r="12" fill="#7a4b00"/><path d="M12 60c2-14 12-20 20-20s18 6 20 20z" fill="#7a4b00"/></svg>';
 const LONG_QUESTION = 'How do I reset my password? https://shop.example/account/settings/security/password/reset/confirm?user=1234567890 パスワードをリセットする方法を教えてください';
 
 function startHostServer(scriptUrl: () => string): Promise<{ origin: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
+    if (req.url === '/avatar.svg') {
+      res.writeHead(200, { 'Content-Type': 'image/svg+xml' });
+      return void res.end(AVATAR_SVG);
+    }
     const rtl = req.url?.startsWith('/rtl');
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end([
@@ -70,6 +76,7 @@ describe('the chat widget on a phone and a desktop', function () {
     await createConnectedSite(t.site, { name: 'Shop', origins: [shop.origin], docCollections: ['account'] });
     await setSupportSettings(t.site, {
       chat_enabled: true, chat_handoff: true, chat_base_url: fake.baseUrl, chat_model: 'long', chat_api_key: 'sk-browser', chat_name: 'Shop help',
+      chat_avatar_url: `${shop.origin}/avatar.svg`,
     });
     browser = await launchChromium();
   });
@@ -122,6 +129,9 @@ describe('the chat widget on a phone and a desktop', function () {
           };
         });
         assert.deepEqual(looks.bubble, ['15px', 'none', 'normal', 'none'], 'the page\'s CSS does not reach the widget');
+        // The site's avatar in the header and beside each answer (decorative: the name says who).
+        assert.deepEqual(await page.locator('img.avatar').evaluateAll((imgs: any[]) => imgs.map((img) => [img.getAttribute('src'), img.alt, img.complete && img.naturalWidth > 0])),
+          [[`${shop.origin}/avatar.svg`, '', true], [`${shop.origin}/avatar.svg`, '', true]]);
         assert.equal(looks.page, 'normal', 'the widget\'s CSS does not reach the page');
         // A phone gets the whole screen; a desktop a panel in the corner.
         if (width <= 480) assert.deepEqual(looks.panel, [width, height]);
