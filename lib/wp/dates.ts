@@ -23,6 +23,27 @@ export async function siteOffsetMinutes(options: OptionStore, ms: number): Promi
   return Number.isFinite(hours) ? Math.round(hours * 60) : 0;
 }
 
+/**
+ * WP: wp_timezone_string(): the site's time zone as a name (`Europe/Berlin`) when `timezone_string`
+ * names a known zone, else its `gmt_offset` as `±HH:MM` (`+05:30`, `+00:00`). Browser scripts read
+ * site-local dates (`post_date`) with it.
+ */
+export async function siteTimeZone(options: OptionStore): Promise<string> {
+  const zone = String((await options.get('timezone_string', '')) || '');
+  if (zone) {
+    try {
+      zoneOffsetMinutes(zone, 0);
+      return zone;
+    } catch {
+      // An unknown zone name falls back to gmt_offset, as wp_timezone_string() does.
+    }
+  }
+  const hours = Number(await options.get('gmt_offset', 0));
+  const minutes = Number.isFinite(hours) ? Math.round(hours * 60) : 0;
+  const abs = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
 /** Both columns of a WordPress date for the instant `ms`. */
 export async function siteDates(options: OptionStore, ms: number): Promise<{ local: string; gmt: string }> {
   return { local: mysqlDateTime(ms, await siteOffsetMinutes(options, ms)), gmt: mysqlDateTime(ms) };

@@ -15,6 +15,7 @@ import { PORTAL_LIMITS, portalEmail } from '../../lib/support/portal/limits';
 import { presentCodeSent, presentPortalConfig, presentSession, presentSignedOut } from '../../lib/support/portal/present';
 import { openPortalSession, revokePortalSession } from '../../lib/support/portal/sessions';
 import { ConnectedSite } from '../../lib/support/sites/store';
+import { siteTimeZone } from '../../lib/wp/dates';
 import { WpError } from '../../lib/wp/errors';
 import { visitorBucket } from '../../lib/wp/http/address-key';
 import { ArgsParams, operations, routeSchema } from '../../lib/wp/rest/item-schema';
@@ -103,8 +104,8 @@ export function signedInCustomer(req: RequestHead<UrlSite>): Promise<PortalCusto
   return portalCustomerOf(req.site, req.subject, bearerSecretOf(req.header('authorization'), req.header('x-svc-portal')));
 }
 
-function config(req: PortalRequest<'site'>): Record<string, unknown> {
-  return presentPortalConfig(portalSite(req));
+async function config(req: PortalRequest<'site'>): Promise<Record<string, unknown>> {
+  return presentPortalConfig(portalSite(req), await siteTimeZone(req.site.options));
 }
 
 async function sendCode(req: PortalRequest<'code'>): Promise<RestResponse> {

@@ -15,5 +15,9 @@ export const portalConfigSchema = {
     message_hint: { $ref: 'site#/properties/message_hint', context: ['view'], readonly: true },
     customer_can_resolve: { $ref: 'site#/properties/customer_can_resolve', context: ['view'], readonly: true },
     customer_can_reopen: { $ref: 'site#/properties/customer_can_reopen', context: ['view'], readonly: true },
+    time_zone: {
+      description: "The WordPress site's time zone, in which ticket dates are given: a zone name, or an offset such as +05:30 (wp_timezone_string()).",
+      type: 'string', context: ['view'], readonly: true,
+    },
   },
 } as const;

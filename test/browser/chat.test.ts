@@ -7,8 +7,10 @@
  * opens a ticket that an agent then sees.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
+import path from 'node:path';
 import request from 'supertest';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../harness/browser';
@@ -78,10 +80,11 @@ describe('the chat widget', function () {
   });
 
   const lastAnswer = () => page.locator('[data-role="assistant"] .svc-chat-text').last();
+  // The widget lives in an open shadow root on <svc-chat>: page scripts reach it through shadowRoot.
   const waitForText = (selector: string, expected: string) => page.waitForFunction(
-    ([sel, text]: [string, string]) => [...document.querySelectorAll(sel)].some((n: any) => n.textContent === text), [selector, expected] as [string, string], { timeout: 20_000, polling: 50 },
+    ([sel, text]: [string, string]) => [...document.querySelector('svc-chat').shadowRoot.querySelectorAll(sel)].some((n: any) => n.textContent === text), [selector, expected] as [string, string], { timeout: 20_000, polling: 50 },
   ).catch(async (err: Error) => {
-    throw new Error(`never shown: "${expected}"; the chat shows ${JSON.stringify(await page.evaluate(() => document.querySelector('.svc-chat-panel')?.innerText))} (${err.message})`);
+    throw new Error(`never shown: "${expected}"; the chat shows ${JSON.stringify(await page.evaluate(() => document.querySelector('svc-chat')?.shadowRoot.querySelector('.svc-chat-panel')?.innerText))} (${err.message})`);
   });
 
   it('is served as a script with the REST root localized', async () => {
@@ -91,20 +94,28 @@ describe('the chat widget', function () {
     assert.ok(res.text.startsWith(`var svc_chat_vars = {"api_root":"${apiOrigin.replace(/\//g, '\\/')}\\/wp-json\\/support\\/v1\\/"};\n`));
   });
 
+  it('never inserts text as HTML', () => {
+    const source = fs.readFileSync(path.join(__dirname, '../../client/svc/chat.js'), 'utf8');
+    for (const sink of ['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'document.write', 'eval(', 'new Function']) {
+      assert.ok(!source.includes(sink), `chat.js uses ${sink}`);
+    }
+  });
+
   it('streams an answer in, with its source as a link', async () => {
     await page.goto(`${shop.origin}/account`);
     const launcher = page.getByRole('button', { name: 'Shop help' });
     await launcher.click();
     assert.equal(await launcher.getAttribute('aria-expanded'), 'true');
-    assert.equal(await page.evaluate(() => document.activeElement.id), 'svc-chat-input');
+    assert.equal(await page.evaluate(() => document.querySelector('svc-chat').shadowRoot.activeElement.id), 'svc-chat-input');
     // Every text the answer shows on its way, as the page renders it.
     await page.evaluate(() => {
       window.__seen = [];
+      const root = document.querySelector('svc-chat').shadowRoot;
       new window.MutationObserver(() => {
-        const answers = document.querySelectorAll('[data-role="assistant"] .svc-chat-text');
+        const answers = root.querySelectorAll('[data-role="assistant"] .svc-chat-text');
         const text = answers[answers.length - 1]?.textContent;
         if (text && window.__seen[window.__seen.length - 1] !== text) window.__seen.push(text);
-      }).observe(document.querySelector('[role="log"]'), { childList: true, subtree: true, characterData: true });
+      }).observe(root.querySelector('[role="log"]'), { childList: true, subtree: true, characterData: true });
     });
     await page.locator('#svc-chat-input').fill(QUESTION);
     await page.getByRole('button', { name: 'Send' }).click();
@@ -118,14 +129,16 @@ describe('the chat widget', function () {
     await link.waitFor();
     assert.equal(await link.getAttribute('href'), `${apiOrigin}/docs/reset-password/`);
     assert.equal(await link.textContent(), 'Resetting your password');
-    assert.equal(await page.locator('[role="log"][aria-live="polite"]').count(), 1);
+    // The log itself is not live (it would read every streamed piece); one polite region speaks finished answers.
+    assert.equal(await page.locator('[role="log"]').getAttribute('aria-live'), 'off');
+    assert.equal(await page.locator('svc-chat [aria-live="polite"]').count(), 1);
   });
 
   it('keeps text as text, and finds the conversation again after a reload', async () => {
     await page.locator('#svc-chat-input').fill(HOSTILE);
     await page.getByRole('button', { name: 'Send' }).click();
     await waitForText('[data-role="visitor"] .svc-chat-text', HOSTILE);
-    await page.waitForFunction(() => document.querySelectorAll('[data-role="assistant"]:not([aria-busy])').length >= 3);
+    await page.waitForFunction(() => document.querySelector('svc-chat').shadowRoot.querySelectorAll('[data-role="assistant"]:not([aria-busy])').length >= 3);
     assert.equal(await page.evaluate(() => window.__pwned), undefined);
     assert.equal(await page.locator('.svc-chat-log img').count(), 0);
     await page.reload();
@@ -143,7 +156,7 @@ describe('the chat widget', function () {
     await page.getByLabel('Name (optional)').fill('Vera Visitor');
     await page.getByLabel('Anything to add? (optional)').fill('Still cannot sign in.');
     await page.getByRole('button', { name: 'Send to a person' }).click();
-    await page.waitForFunction(() => /ticket #\d+/.test(document.querySelector('.svc-chat-status').textContent), undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => /ticket #\d+/.test(document.querySelector('svc-chat').shadowRoot.querySelector('.svc-chat-status').textContent), undefined, { timeout: 15_000 });
     const ticketId = Number(/ticket #(\d+)/.exec(String(await page.locator('.svc-chat-status').textContent()))![1]);
     assert.equal(await page.locator('#svc-chat-input').isDisabled(), true);
     const list = await as(t.app, 'agent1').get(`${API}/tickets?search=${encodeURIComponent('Still cannot sign in')}`);

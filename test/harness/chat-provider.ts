@@ -9,6 +9,7 @@
  * - `slow-first`: the answer after `slowMs` of silence;
  * - `endless`: one piece, then nothing more until the client goes;
  * - `paced`: the streamed answer's pieces `slowMs` apart (a reader sees it grow);
+ * - `long`: `LONG_ANSWER_PIECES` the same way: taller than a chat panel, with a long URL and Japanese without spaces;
  * - `unauthorized`, `rate-limited`: 401 and 429 with an OpenAI-style error body.
  * Every request is recorded, with whether the client closed it before the server had finished.
  */
@@ -17,6 +18,12 @@ import { AddressInfo } from 'node:net';
 
 export const ANSWER_PIECES = ['You can reset your password ', 'from the sign-in page [1]. ', 'It takes a minute.'];
 export const ANSWER = ANSWER_PIECES.join('');
+export const LONG_ANSWER_PIECES = [
+  'Resetting takes a few steps [1].\n', ...Array.from({ length: 30 }, (_, i) => `Step ${i + 1}: follow the link in the email and choose a new password.\n`),
+  'The page is https://shop.example/account/password/reset?token=0123456789abcdef0123456789abcdef0123456789abcdef\n',
+  'パスワードをリセットするにはサインインページのリンクをクリックしてから新しいパスワードを入力してください。',
+];
+export const LONG_ANSWER = LONG_ANSWER_PIECES.join('');
 
 export interface ProviderRequest {
   path: string;
@@ -75,7 +82,8 @@ function answer(r: ProviderRequest, res: http.ServerResponse, slowMs: number): v
     return;
   }
   if (!r.body.stream) return answerOk(r, res);
-  if (model === 'paced') return answerPaced(res, slowMs);
+  if (model === 'paced') return answerPaced(res, ANSWER_PIECES, slowMs);
+  if (model === 'long') return answerPaced(res, LONG_ANSWER_PIECES, slowMs);
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
   res.write(chunk({ role: 'assistant', content: '' }));
   if (model === 'mid-error' || model === 'cut' || model === 'endless') {
@@ -103,9 +111,9 @@ function answerOk(r: ProviderRequest, res: http.ServerResponse): void {
   res.end(text.slice(150));
 }
 
-function answerPaced(res: http.ServerResponse, gapMs: number): void {
+function answerPaced(res: http.ServerResponse, pieces: string[], gapMs: number): void {
   res.writeHead(200, { 'Content-Type': 'text/event-stream' });
-  const events = [...ANSWER_PIECES.map((p) => chunk({ content: p })), chunk({}, 'stop') + 'data: [DONE]\n\n'];
+  const events = [...pieces.map((p) => chunk({ content: p })), chunk({}, 'stop') + 'data: [DONE]\n\n'];
   const next = () => {
     if (res.destroyed) return;
     const event = events.shift();

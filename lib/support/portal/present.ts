@@ -6,11 +6,14 @@ import { ConnectedSite } from '../sites/store';
 import { PORTAL_LIMITS } from './limits';
 import { PortalSession } from './sessions';
 
-/** GET /sites/<site-id>/portal/config: the site's portal settings a customer may see before sign-in. */
-export function presentPortalConfig(s: ConnectedSite) {
+/**
+ * GET /sites/<site-id>/portal/config: the site's portal settings a customer may see before sign-in,
+ * and the time zone its ticket dates are in (stored as local times without a zone).
+ */
+export function presentPortalConfig(s: ConnectedSite, timeZone: string) {
   return {
     site_name: s.name, new_tickets: s.newTickets, message_limit: s.messageLimit, message_hint: s.messageHint,
-    customer_can_resolve: s.customerCanResolve, customer_can_reopen: s.customerCanReopen,
+    customer_can_resolve: s.customerCanResolve, customer_can_reopen: s.customerCanReopen, time_zone: timeZone,
   };
 }
 

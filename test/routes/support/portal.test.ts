@@ -73,12 +73,23 @@ describe('support/v1 portal sign-in', function () {
   }
   const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
-  it('GET config: the name, new tickets, message limit and hint, resolve and reopen', async () => {
+  it('GET config: the name, new tickets, message limit and hint, resolve and reopen, the site\'s time zone', async () => {
     const res = await request(t.app).get(`${base()}/config`).set('Origin', SHOP);
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body, {
       site_name: 'Shop', new_tickets: true, message_limit: 5000, message_hint: 'Include your order number.', customer_can_resolve: true, customer_can_reopen: false,
+      time_zone: '+00:00',
     });
+    // The zone the portal reads ticket dates (site-local, as WordPress stores post_date) in: wp_timezone_string().
+    await t.site.options.update('gmt_offset', '5.5');
+    try {
+      assert.equal((await request(t.app).get(`${base()}/config`).set('Origin', SHOP)).body.time_zone, '+05:30');
+      await t.site.options.update('timezone_string', 'Europe/Berlin');
+      assert.equal((await request(t.app).get(`${base()}/config`).set('Origin', SHOP)).body.time_zone, 'Europe/Berlin');
+    } finally {
+      await t.site.options.update('timezone_string', '');
+      await t.site.options.update('gmt_offset', '0');
+    }
     assert.equal(res.headers['access-control-allow-origin'], SHOP);
     assert.equal(res.headers['access-control-allow-credentials'], undefined);
     assert.match(res.headers.vary, /Origin/);

@@ -18,7 +18,7 @@ export function presentPortalSchemas(): Presented[] {
   const session = { id: 1, siteId: site.siteId, email: 'customer@example.net', createdAt: 1_790_000_000, expiresAt: 1_792_592_000 };
   return [
     { schema: siteSchema, value: presentSite(site) },
-    { schema: portalConfigSchema, value: presentPortalConfig(site) },
+    { schema: portalConfigSchema, value: presentPortalConfig(site, 'Europe/Berlin') },
     { schema: portalCodeSchema, value: presentCodeSent() },
     // POST answers the session, DELETE `signed_out`: together, every property.
     { schema: portalSessionSchema, value: { ...presentSession('s'.repeat(43), session), ...presentSignedOut() } },
