@@ -11,7 +11,7 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../harness/browser';
+import { describeInBrowser, launchChromium } from '../harness/browser';
 import { CHAT_SCRIPT_PATH } from '../../lib/support/chat/assets';
 import { insertDocs } from '../../lib/support/docs/store';
 import { createConnectedSite } from '../../lib/support/sites/admin';
@@ -38,7 +38,7 @@ function startHostServer(scriptUrl: () => string): Promise<{ origin: string; clo
   })));
 }
 
-describe('the chat widget', function () {
+describeInBrowser('the chat widget', function () {
   this.timeout(90_000);
   let t: TestSite;
   let fake: FakeProvider;
