@@ -49,7 +49,7 @@ describe('understudy proxy --record', () => {
     });
     let url = '';
     for (let waited = 0; !url && waited < 20_000; waited += 20) {
-      url = / at (http:\/\/\S+)\n/.exec(stderr.text())?.[1] ?? '';
+      url = / at (http:\/\/[^\s"]+)/.exec(stderr.text())?.[1] ?? '';
       if (!url) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     await rawRequest(url, { path: '/blog/hello/', headers: ['Cookie', 'wordpress_logged_in_abc=agent1%7C1796%7Csecret-session-token%7Chmac'] });

@@ -18,7 +18,7 @@ export async function startServe(argv: string[], env: Record<string, string>): P
   let finished = false;
   void done.finally(() => { finished = true; });
   for (let waited = 0; waited < 20_000; waited += 20) {
-    const match = / is serving .* at (http:\/\/\S+)\n/.exec(stderr.text());
+    const match = / is serving .* at (http:\/\/[^\s"]+)/.exec(stderr.text());
     if (match) return { url: match[1] as string, stdout, stderr, stop: () => { controller.abort(); return done; } };
     if (finished) throw new Error(`${argv[0]} ended before listening (status ${await done}): ${stderr.text()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
