@@ -54,10 +54,19 @@ export function parseArgs(argv: readonly string[], valued: ReadonlySet<string> =
   return { positional, flags };
 }
 
-/** Parses `argv` for a command and refuses flags it does not know or flags missing their value. */
+/**
+ * Parses `argv` for a command and refuses flags it does not know or flags missing their value. A
+ * command that takes `--format` also takes `--json`, as `--format=json` (older commands had only it).
+ */
 export function parseCommandArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
   const valued = new Set(Object.keys(spec).filter((name) => spec[name] === 'string'));
   const parsed = parseArgs(argv, valued);
+  if (spec.format === 'string' && !spec.json && parsed.flags.json !== undefined) {
+    if (parsed.flags.json !== true) throw new CliError('--json takes no value (it means --format=json)');
+    if (parsed.flags.format !== undefined && parsed.flags.format !== 'json') throw new CliError(`--json contradicts --format=${String(parsed.flags.format)}`);
+    delete parsed.flags.json;
+    parsed.flags.format = 'json';
+  }
   for (const [name, value] of Object.entries(parsed.flags)) {
     const kind = spec[name];
     if (!kind) throw new CliError(`unknown --${name} parameter`);

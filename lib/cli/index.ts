@@ -21,6 +21,7 @@ import { SERVE_HELP, serveCommand } from './serve';
 import { SHADOW_HELP, shadowCommand } from './shadow';
 import { SITE_HELP, siteCommand } from './site';
 import { USER_HELP, userCommand } from './user';
+import { understudyVersion } from './version';
 
 export const HELP = `usage: understudy <command> [<args>]
 
@@ -42,6 +43,8 @@ Commands:
   doc       Show readers' feedback on docs: understudy doc stats [<id>].
   seed      Write many tickets for benchmarks (seed --tickets=<n>).
   help      Show this help, or a command's: understudy help <command>.
+
+Global: --version prints Understudy's version. Commands that print data take --format=json (or --json).
 
 The site is found as the server finds it: WP_CONFIG_PATH, then DB_* variables or DATABASE_URL,
 else the embedded SQLite site in ./data (created with the demo site on first use).
@@ -95,6 +98,10 @@ export async function runCli(argv: readonly string[], options: RunCliOptions = {
   try {
     const [name, ...rest] = argv;
     if (name === undefined || name === 'help' || name === '--help') return showHelp(ctx, name === 'help' ? rest[0] : undefined);
+    if (name === '--version') {
+      ctx.stdout.write(`Understudy ${understudyVersion()}\n`);
+      return 0;
+    }
     const command = COMMANDS[name];
     if (!command) throw new CliError(`'${name}' is not a registered understudy command. See 'understudy help' for available commands.`);
     if (asksForHelp(rest)) return showHelp(ctx, name);

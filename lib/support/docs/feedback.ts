@@ -94,3 +94,23 @@ export async function feedbackTotals(knex: Knex | Knex.Transaction, db: Database
     comments: Number(r.comments ?? 0),
   }));
 }
+
+export interface DocComment {
+  docId: number;
+  /** The site-local date of the vote, `YYYY-MM-DD`. */
+  day: string;
+  helpful: boolean;
+  comment: string;
+}
+
+/** The newest `limit` comments (votes with one), of every doc or of `docId`, newest first. */
+export async function latestComments(db: Database, limit: number, docId?: number): Promise<DocComment[]> {
+  const query = db.knex(db.tables.svc('doc_votes')).where('comment', '<>', '')
+    .orderBy('voted_at', 'desc').orderBy('id', 'desc').limit(limit)
+    .select('doc_id', 'vote_day', 'helpful', 'comment');
+  if (docId !== undefined) query.where({ doc_id: docId });
+  const rows = await query;
+  return rows.map((r: Record<string, unknown>) => ({
+    docId: Number(r.doc_id), day: String(r.vote_day), helpful: Number(r.helpful) === 1, comment: String(r.comment),
+  }));
+}
