@@ -74,6 +74,16 @@ export async function docCollectionPairs(db: Database): Promise<Array<[number, s
   return rows.map((r: { object_id: number | string; slug: string }) => [Number(r.object_id), String(r.slug)]);
 }
 
+/** The slugs of every doc collection (the taxonomy's terms), in slug order. */
+export async function collectionSlugs(db: Database): Promise<string[]> {
+  const rows = await db.knex(`${db.tables.termTaxonomy} as tt`)
+    .join(`${db.tables.terms} as t`, 't.term_id', 'tt.term_id')
+    .where('tt.taxonomy', COLLECTION_TAXONOMY)
+    .orderBy('t.slug')
+    .select('t.slug');
+  return rows.map((r: { slug: string }) => String(r.slug));
+}
+
 /** True when `id` is a published doc (protected or not: a vote shows nothing of the doc). */
 export async function isPublishedDoc(db: Database, id: number, trx?: Knex.Transaction): Promise<boolean> {
   return (await published(db, trx).where({ ID: id }).first('ID')) !== undefined;
