@@ -6,6 +6,7 @@
 import { ALERTS_HELP, alertsCommand } from './alerts';
 import { CliError } from './args';
 import { CHANGELOG_HELP, changelogCommand } from './changelog';
+import { CHAT_HELP, chatCommand } from './chat';
 import { CliContext, Writer } from './context';
 import { JOBS_HELP, jobsCommand } from './jobs';
 import { MAIL_HELP, mailCommand } from './mail';
@@ -35,6 +36,7 @@ Commands:
   mail      List what became of accepted mail, ignored mail included: mail receipts.
   site      Create, list, show, change, delete connected sites and rotate their key.
   changelog List and create product changelogs, and sync them from their source.
+  chat      Test the chat assistant's model (chat test); learn the docs it answers from (chat learn).
   replay    Replay a capture (HAR or JSON) against a site and compare the answers.
   proxy     Stand in front of the PHP site: serve, pass or shadow per route.
   nginx     Print an nginx configuration from the proxy's routing file.
@@ -65,6 +67,7 @@ const COMMANDS: Record<string, Command> = {
   mail: { help: MAIL_HELP, run: mailCommand },
   site: { help: SITE_HELP, run: siteCommand },
   changelog: { help: CHANGELOG_HELP, run: changelogCommand },
+  chat: { help: CHAT_HELP, run: chatCommand },
   replay: { help: REPLAY_HELP, run: replayCommand },
   proxy: { help: PROXY_HELP, run: proxyCommand },
   nginx: { help: NGINX_HELP, run: nginxCommand },
