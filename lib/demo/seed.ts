@@ -15,11 +15,12 @@ import { OptionStore } from '../wp/options';
 import { hashPasswordForSite } from '../wp/password-format';
 import { addPostMeta, insertPost } from '../wp/posts';
 import { Site } from '../wp/site';
+import { roleLevels } from '../wp/user-insert';
 import { insertDemoChangelog } from './changelog';
 import { insertDemoDocs } from './docs';
 import { insertDemoForm } from './form';
 import { DemoCustomer, DemoFixture, DemoTicket, demoFixture } from './fixture';
-import { insertDemoUser, roleLevels } from './users';
+import { insertDemoUser } from './users';
 
 export { demoFixture } from './fixture';
 export type { DemoFixture } from './fixture';
