@@ -19,6 +19,7 @@ import { roleLevels } from '../wp/user-insert';
 import { insertDemoChangelog } from './changelog';
 import { insertDemoDocs } from './docs';
 import { insertDemoForm } from './form';
+import { seedDemoSettings } from './settings';
 import { DemoCustomer, DemoFixture, DemoTicket, demoFixture } from './fixture';
 import { insertDemoUser } from './users';
 
@@ -77,6 +78,7 @@ export async function seedDemoSite(site: Site, fixture: DemoFixture = demoFixtur
     await insertDemoDocs(ctx);
     await insertDemoForm(ctx, users[fixture.users.find((u) => u.role === 'administrator')?.login ?? ''] ?? 0);
     await options.update('blogname', fixture.title);
+    await seedDemoSettings(options);
     // WP: set when the first application password is created; without it they are not checked at all.
     await options.addSiteOption('using_application_passwords', '1');
     await options.add(DEMO_MARKER_OPTION, String(Math.floor(ctx.now / 1000)), 'no');

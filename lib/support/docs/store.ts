@@ -84,6 +84,12 @@ export async function collectionSlugs(db: Database): Promise<string[]> {
   return rows.map((r: { slug: string }) => String(r.slug));
 }
 
+/** WP: the post a `name` query var finds: the public doc with this slug (as stored, sanitized for query). */
+export async function publicDocIdBySlug(db: Database, slug: string): Promise<number | null> {
+  const row = await publicDocs(db).where({ post_name: slug }).orderBy('ID').first('ID');
+  return row ? Number(row.ID) : null;
+}
+
 /** True when `id` is a published doc (protected or not: a vote shows nothing of the doc). */
 export async function isPublishedDoc(db: Database, id: number, trx?: Knex.Transaction): Promise<boolean> {
   return (await published(db, trx).where({ ID: id }).first('ID')) !== undefined;
