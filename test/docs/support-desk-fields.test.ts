@@ -17,7 +17,7 @@ const SECTION = PAGE.slice(PAGE.indexOf('## What each route takes'), PAGE.indexO
 /** Parts of the URL, not arguments a client writes in a body. */
 const IN_PATH = new Set(['id', 'site_id', 'delivery_id', 'file_id']);
 
-type Operation = Readonly<Record<string, { required?: boolean }>>;
+type Operation = Readonly<Record<string, object>>;
 
 const ROUTES: Array<[string, Operation]> = [
   ['`GET /tickets`', ticketOperations.list],
@@ -44,7 +44,7 @@ describe('docs/support-desk.md: what each route takes', () => {
       const row = rowOf(route);
       for (const [name, arg] of Object.entries(operation)) {
         if (IN_PATH.has(name)) continue;
-        if (arg.required) assert.ok(row.includes(`**\`${name}\`**`), `${route}: **\`${name}\`** (required)`);
+        if ((arg as { required?: boolean }).required) assert.ok(row.includes(`**\`${name}\`**`), `${route}: **\`${name}\`** (required)`);
         else assert.ok(row.includes(`\`${name}\``) && !row.includes(`**\`${name}\`**`), `${route}: \`${name}\` (optional)`);
       }
     }
