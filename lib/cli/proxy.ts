@@ -141,7 +141,7 @@ export async function startProxy(
   const { site, url } = bound;
   seen.setSite(site);
   const trustedProxies = runtime.trustedProxies;
-  const recorder = settings.record ? new Recorder({ ...settings.record, progress: ctx.stderr as RecordOptions['progress'] }) : null;
+  const recorder = settings.record ? new Recorder({ ...settings.record, progress: progressOut(ctx, runtime, logger) }) : null;
   const evidence = new ShadowStore(site.db, { keepDays: settings.keepDays, keepDifferences: settings.keepDifferences, logger });
   const proxy = createProxy({
     upstream: settings.upstream, understudy: createApp(site, surface, { trustedProxies }), surface, routing, rules, logger,
@@ -217,4 +217,10 @@ function positive(value: string, flag: string): number {
 
 function resolve(ctx: CliContext, file: string | undefined): string | undefined {
   return file === undefined ? undefined : path.resolve(ctx.cwd, file);
+}
+
+/** Where the recorder's progress lines go: stderr as they are, or one JSON log line each in LOG_FORMAT=json. */
+function progressOut(ctx: CliContext, runtime: RuntimeOptions, logger: Logger): RecordOptions['progress'] {
+  if (runtime.logFormat !== 'json') return ctx.stderr as RecordOptions['progress'];
+  return { write: (text: string) => { if (text.trim()) logger.info(text.trim()); } };
 }

@@ -56,7 +56,7 @@ describe('understudy proxy --record', () => {
     await rawRequest(url, { path: '/shop/' });
     controller.abort();
     assert.equal(await done, 0);
-    assert.match(stderr.text(), /recording: 1 exchanges, [\d.]+ MiB in 1 file, 0 dropped, 0 cut\n/);
+    assert.match(stderr.text(), /"msg":"recording: 1 exchanges, [\d.]+ MiB in 1 file, 0 dropped, 0 cut"\}\n/, 'a JSON log line (LOG_FORMAT=json off a terminal)');
     const [file] = fs.readdirSync(recording);
     const text = fs.readFileSync(path.join(recording, file as string), 'utf8');
     assert.ok(!text.includes('secret-session-token'));
