@@ -69,10 +69,34 @@ export function parseCommandArgs(argv: readonly string[], spec: FlagSpec): Parse
   }
   for (const [name, value] of Object.entries(parsed.flags)) {
     const kind = spec[name];
-    if (!kind) throw new CliError(`unknown --${name} parameter`);
+    if (!kind) throw new CliError(`unknown --${name} parameter${didYouMean(name, Object.keys(spec))}`);
     if (kind === 'string' && typeof value !== 'string') throw new CliError(`--${name} needs a value (--${name}=<value>)`);
   }
   return parsed;
+}
+
+/** ` (did you mean --x?)` for the known flag nearest a mistyped one (at most two edits away), else ''. */
+function didYouMean(name: string, known: readonly string[]): string {
+  let best: string | null = null;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const distance = editDistance(name, candidate);
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best === null ? '' : ` (did you mean --${best}?)`;
+}
+
+/** Levenshtein distance: the fewest single-character insertions, deletions and substitutions. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
 }
 
 /** A string flag's value, or `fallback` when it was not given. */
