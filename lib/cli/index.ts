@@ -29,7 +29,7 @@ export const HELP = `usage: understudy <command> [<args>]
 Commands:
   serve     Serve the site's REST API and admin-ajax.php (default 127.0.0.1:8080).
   option    Get, add, update, delete or patch site options (as 'wp option').
-  user      List the site's users (as 'wp user list').
+  user      List the site's users, or create one (as 'wp user list' and 'wp user create').
   jobs      Show the job queue: queued, running, failed and done jobs.
   alerts    Send a test team alert: understudy alerts test.
   mailbox   Add, list, change mailboxes and rotate their token or relay secret.
