@@ -32,3 +32,8 @@ export async function startServe(argv: string[], env: Record<string, string>): P
 export function requestRecords(stderr: string): Array<Record<string, unknown>> {
   return stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r.msg === 'request');
 }
+
+/** A process's log as text, one message a line: each JSON line's `msg` (LOG_FORMAT=json), other lines as they are. */
+export function logMessages(stderr: string): string {
+  return stderr.split('\n').map((l) => (l.startsWith('{') ? String((JSON.parse(l) as { msg?: unknown }).msg ?? '') : l)).join('\n');
+}
