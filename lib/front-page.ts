@@ -7,12 +7,16 @@
  */
 import type { Request, Response } from 'express';
 import { findForm, listForms } from './forms/store';
+import { docAddressOfQuery, docPage } from './support/docs/page';
 import { PORTAL_SCRIPT_PATH } from './support/portal/assets';
 import type { Site } from './wp/site';
 
 const MAX_FORMS = 5;
 
 export async function frontPage(site: Site, req: Request, res: Response): Promise<void> {
+  // A doc's permalink under plain permalinks is a query on the front page (docPermalink()).
+  const doc = docAddressOfQuery(req.query as Record<string, unknown>);
+  if (doc) return sendDocPage(site, req, res, doc);
   const [blogname, restRoot, siteUrl] = await Promise.all([site.options.get('blogname', ''), site.restUrl('/'), site.siteUrl()]);
   const forms = await publishedForms(site);
   res.status(200);
@@ -47,6 +51,16 @@ ${formItems}
 </body>
 </html>
 `);
+}
+
+async function sendDocPage(site: Site, req: Request, res: Response, address: NonNullable<ReturnType<typeof docAddressOfQuery>>): Promise<void> {
+  const page = await docPage(site, address);
+  if (!page) {
+    res.status(404).setHeader('Content-Type', 'text/plain; charset=UTF-8');
+    return void res.end(req.method === 'HEAD' ? undefined : 'No published doc is at this address.\n');
+  }
+  res.status(page.status).set(page.headers);
+  res.end(req.method === 'HEAD' ? undefined : page.body);
 }
 
 /** The newest published forms (drafts and private forms are not shown). */

@@ -54,16 +54,49 @@ export function parseArgs(argv: readonly string[], valued: ReadonlySet<string> =
   return { positional, flags };
 }
 
-/** Parses `argv` for a command and refuses flags it does not know or flags missing their value. */
+/**
+ * Parses `argv` for a command and refuses flags it does not know or flags missing their value. A
+ * command that takes `--format` also takes `--json`, as `--format=json` (older commands had only it).
+ */
 export function parseCommandArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
   const valued = new Set(Object.keys(spec).filter((name) => spec[name] === 'string'));
   const parsed = parseArgs(argv, valued);
+  if (spec.format === 'string' && !spec.json && parsed.flags.json !== undefined) {
+    if (parsed.flags.json !== true) throw new CliError('--json takes no value (it means --format=json)');
+    if (parsed.flags.format !== undefined && parsed.flags.format !== 'json') throw new CliError(`--json contradicts --format=${String(parsed.flags.format)}`);
+    delete parsed.flags.json;
+    parsed.flags.format = 'json';
+  }
   for (const [name, value] of Object.entries(parsed.flags)) {
     const kind = spec[name];
-    if (!kind) throw new CliError(`unknown --${name} parameter`);
+    if (!kind) throw new CliError(`unknown --${name} parameter${didYouMean(name, Object.keys(spec))}`);
     if (kind === 'string' && typeof value !== 'string') throw new CliError(`--${name} needs a value (--${name}=<value>)`);
   }
   return parsed;
+}
+
+/** ` (did you mean --x?)` for the known flag nearest a mistyped one (at most two edits away), else ''. */
+function didYouMean(name: string, known: readonly string[]): string {
+  let best: string | null = null;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const distance = editDistance(name, candidate);
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best === null ? '' : ` (did you mean --${best}?)`;
+}
+
+/** Levenshtein distance: the fewest single-character insertions, deletions and substitutions. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
 }
 
 /** A string flag's value, or `fallback` when it was not given. */

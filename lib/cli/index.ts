@@ -6,6 +6,7 @@
 import { ALERTS_HELP, alertsCommand } from './alerts';
 import { CliError } from './args';
 import { CHANGELOG_HELP, changelogCommand } from './changelog';
+import { CHAT_HELP, chatCommand } from './chat';
 import { CliContext, Writer } from './context';
 import { JOBS_HELP, jobsCommand } from './jobs';
 import { MAIL_HELP, mailCommand } from './mail';
@@ -21,19 +22,21 @@ import { SERVE_HELP, serveCommand } from './serve';
 import { SHADOW_HELP, shadowCommand } from './shadow';
 import { SITE_HELP, siteCommand } from './site';
 import { USER_HELP, userCommand } from './user';
+import { understudyVersion } from './version';
 
 export const HELP = `usage: understudy <command> [<args>]
 
 Commands:
   serve     Serve the site's REST API and admin-ajax.php (default 127.0.0.1:8080).
   option    Get, add, update, delete or patch site options (as 'wp option').
-  user      List the site's users (as 'wp user list').
+  user      List the site's users, or create one (as 'wp user list' and 'wp user create').
   jobs      Show the job queue: queued, running, failed and done jobs.
   alerts    Send a test team alert: understudy alerts test.
   mailbox   Add, list, change mailboxes and rotate their token or relay secret.
   mail      List what became of accepted mail, ignored mail included: mail receipts.
   site      Create, list, show, change, delete connected sites and rotate their key.
   changelog List and create product changelogs, and sync them from their source.
+  chat      Test the chat assistant's model (chat test); learn the docs it answers from (chat learn).
   replay    Replay a capture (HAR or JSON) against a site and compare the answers.
   proxy     Stand in front of the PHP site: serve, pass or shadow per route.
   nginx     Print an nginx configuration from the proxy's routing file.
@@ -42,6 +45,8 @@ Commands:
   doc       Show readers' feedback on docs: understudy doc stats [<id>].
   seed      Write many tickets for benchmarks (seed --tickets=<n>).
   help      Show this help, or a command's: understudy help <command>.
+
+Global: --version prints Understudy's version. Commands that print data take --format=json (or --json).
 
 The site is found as the server finds it: WP_CONFIG_PATH, then DB_* variables or DATABASE_URL,
 else the embedded SQLite site in ./data (created with the demo site on first use).
@@ -62,6 +67,7 @@ const COMMANDS: Record<string, Command> = {
   mail: { help: MAIL_HELP, run: mailCommand },
   site: { help: SITE_HELP, run: siteCommand },
   changelog: { help: CHANGELOG_HELP, run: changelogCommand },
+  chat: { help: CHAT_HELP, run: chatCommand },
   replay: { help: REPLAY_HELP, run: replayCommand },
   proxy: { help: PROXY_HELP, run: proxyCommand },
   nginx: { help: NGINX_HELP, run: nginxCommand },
@@ -95,6 +101,10 @@ export async function runCli(argv: readonly string[], options: RunCliOptions = {
   try {
     const [name, ...rest] = argv;
     if (name === undefined || name === 'help' || name === '--help') return showHelp(ctx, name === 'help' ? rest[0] : undefined);
+    if (name === '--version') {
+      ctx.stdout.write(`Understudy ${understudyVersion()}\n`);
+      return 0;
+    }
     const command = COMMANDS[name];
     if (!command) throw new CliError(`'${name}' is not a registered understudy command. See 'understudy help' for available commands.`);
     if (asksForHelp(rest)) return showHelp(ctx, name);

@@ -15,19 +15,19 @@ import { Subcommand, runSubcommand } from './subcommands';
 export const MAILBOX_HELP = `usage: understudy mailbox <subcommand> [<args>]
 
 Subcommands:
-  add <mailbox-key> --address=<email> [--max-bytes=<n>] [--automation=on|off] [--json]
+  add <mailbox-key> --address=<email> [--max-bytes=<n>] [--automation=on|off] [--format=table|json]
       Adds a mailbox and prints its route key, mailbox token and relay secret. The token is shown
       only now: Understudy keeps only its hash. Defaults: --max-bytes=10485760, --automation=off.
   list [--format=table|json]
       Lists the mailboxes with their route keys and settings (never their secrets).
-  rotate-token <mailbox-key> [--json]
+  rotate-token <mailbox-key> [--format=table|json]
       Replaces the mailbox token (for automation tools); the old one stops working at once.
-  rotate-secret <mailbox-key> [--json]
+  rotate-secret <mailbox-key> [--format=table|json]
       Replaces the relay secret; relay requests signed with the old one are refused from now on.
   set <mailbox-key> [--address=<email>] [--max-bytes=<n>] [--automation=on|off]
       Changes a mailbox's settings.
 
-With --json, add and the rotations print one JSON object:
+With --format=json (or --json), add and the rotations print one JSON object:
   {"route_key", "address", "token", "relay_secret", "max_bytes", "automation"}
 (token is null after rotate-secret: only its hash exists).
 `;
@@ -40,7 +40,7 @@ export function mailboxCommand(ctx: CliContext, argv: string[]): Promise<number>
 }
 
 async function add(ctx: CliContext, argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, { address: 'string', 'max-bytes': 'string', automation: 'string', json: 'boolean' });
+  const args = parseCommandArgs(argv, { address: 'string', 'max-bytes': 'string', automation: 'string', format: 'string' });
   const key = onlyKey(args, 'mailbox add <mailbox-key> --address=<email>');
   const address = stringFlag(args, 'address');
   if (!address) throw new CliError('Missing --address=<email>. Usage: understudy mailbox add <mailbox-key> --address=<email>');
@@ -66,8 +66,8 @@ async function list(ctx: CliContext, argv: string[]): Promise<number> {
 }
 
 async function rotateTokenCommand(ctx: CliContext, argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, { json: 'boolean' });
-  const key = onlyKey(args, 'mailbox rotate-token <mailbox-key> [--json]');
+  const args = parseCommandArgs(argv, { format: 'string' });
+  const key = onlyKey(args, 'mailbox rotate-token <mailbox-key> [--format=table|json]');
   return withSite(ctx, loadSiteConfig(ctx.env, ctx.cwd), async ({ site }) => {
     await printIssued(ctx, site, args, await rotateToken(site, key), `New mailbox token for '${key}'.`);
     return 0;
@@ -75,8 +75,8 @@ async function rotateTokenCommand(ctx: CliContext, argv: string[]): Promise<numb
 }
 
 async function rotateSecretCommand(ctx: CliContext, argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, { json: 'boolean' });
-  const key = onlyKey(args, 'mailbox rotate-secret <mailbox-key> [--json]');
+  const args = parseCommandArgs(argv, { format: 'string' });
+  const key = onlyKey(args, 'mailbox rotate-secret <mailbox-key> [--format=table|json]');
   return withSite(ctx, loadSiteConfig(ctx.env, ctx.cwd), async ({ site }) => {
     await printIssued(ctx, site, args, await rotateRelaySecret(site, key), `New relay secret for '${key}'.`);
     return 0;
@@ -97,10 +97,10 @@ async function set(ctx: CliContext, argv: string[]): Promise<number> {
   });
 }
 
-/** The secrets, once: one JSON object with --json, else readable lines with the webhook URLs. */
+/** The secrets, once: one JSON object with --format=json, else readable lines with the webhook URLs. */
 async function printIssued(ctx: CliContext, site: Site, args: ParsedArgs, issued: IssuedCredentials, headline: string): Promise<void> {
   const { mailbox } = issued;
-  if (args.flags.json === true) {
+  if (choiceFlag(args, 'format', ['table', 'json'], 'table') === 'json') {
     line(ctx, JSON.stringify({
       route_key: issued.routeKey, address: mailbox.address, token: issued.token, relay_secret: issued.relaySecret,
       max_bytes: mailbox.maxBytes, automation: mailbox.automation,

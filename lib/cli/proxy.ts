@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { buildSurface, createApp } from '../app';
-import { Logger, consoleLogger } from '../logger';
+import { Logger, serverLogger } from '../logger';
 import { Proxy, createProxy } from '../proxy/server';
 import { LiveRouting } from '../proxy/live-routing';
 import { RecordOptions, Recorder } from '../proxy/record/recorder';
@@ -100,8 +100,8 @@ export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<num
   const config = loadSiteConfig(ctx.env, ctx.cwd);
   const server = loadServerConfig({ ...ctx.env, PORT: stringFlag(args, 'port') ?? ctx.env.PORT, HOST: stringFlag(args, 'host') ?? ctx.env.HOST });
   const limits = loadHttpLimits(ctx.env, PROXY_HTTP_LIMITS);
-  const logger = consoleLogger(ctx.stderr as NodeJS.WritableStream);
   const runtime = loadRuntimeOptions(ctx, args);
+  const logger = serverLogger(ctx.stderr as NodeJS.WritableStream, runtime.logFormat);
   applyHeapGrowth(runtime, ctx.env);
   warnAboutForwardedProto(ctx, config, runtime, logger);
   const settings = {
@@ -116,7 +116,9 @@ export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<num
   const reason = await stopRequested(ctx);
   logger.info(`${reason}: shutting down`);
   await running.close();
-  for (const text of shadowStatusLines(running.proxy.stats.snapshot(running.proxy.queue.pending))) ctx.stderr.write(`${text}\n`);
+  const shadow = running.proxy.stats.snapshot(running.proxy.queue.pending);
+  if (runtime.logFormat === 'json') logger.info('shadow traffic since the start', { shadow });
+  else for (const text of shadowStatusLines(shadow)) ctx.stderr.write(`${text}\n`);
   exitPromptly(ctx);
   return 0;
 }
@@ -139,7 +141,7 @@ export async function startProxy(
   const { site, url } = bound;
   seen.setSite(site);
   const trustedProxies = runtime.trustedProxies;
-  const recorder = settings.record ? new Recorder({ ...settings.record, progress: ctx.stderr as RecordOptions['progress'] }) : null;
+  const recorder = settings.record ? new Recorder({ ...settings.record, progress: progressOut(ctx, runtime, logger) }) : null;
   const evidence = new ShadowStore(site.db, { keepDays: settings.keepDays, keepDifferences: settings.keepDifferences, logger });
   const proxy = createProxy({
     upstream: settings.upstream, understudy: createApp(site, surface, { trustedProxies }), surface, routing, rules, logger,
@@ -215,4 +217,10 @@ function positive(value: string, flag: string): number {
 
 function resolve(ctx: CliContext, file: string | undefined): string | undefined {
   return file === undefined ? undefined : path.resolve(ctx.cwd, file);
+}
+
+/** Where the recorder's progress lines go: stderr as they are, or one JSON log line each in LOG_FORMAT=json. */
+function progressOut(ctx: CliContext, runtime: RuntimeOptions, logger: Logger): RecordOptions['progress'] {
+  if (runtime.logFormat !== 'json') return ctx.stderr as RecordOptions['progress'];
+  return { write: (text: string) => { if (text.trim()) logger.info(text.trim()); } };
 }

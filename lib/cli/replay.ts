@@ -15,10 +15,10 @@ import { textReport } from '../replay/report/text';
 import { routeKeyOf } from '../replay/route-key';
 import { compileRules, loadRules } from '../replay/rules';
 import { runReplay } from '../replay/runner';
-import { CliError, parseCommandArgs, stringFlag } from './args';
+import { CliError, choiceFlag, parseCommandArgs, stringFlag } from './args';
 import { CliContext } from './context';
 
-export const REPLAY_HELP = `usage: understudy replay <capture> --target=<url> [--rules=<file>] [--json] [--html=<file>]
+export const REPLAY_HELP = `usage: understudy replay <capture> --target=<url> [--rules=<file>] [--format=text|json] [--html=<file>]
                          [--credential=<type>:<captured>=><replacement>]... [--credentials=<file>]
                          [--timeout=<ms>]
 
@@ -27,7 +27,7 @@ them, such as an 'understudy proxy --record' recording, read in file name order)
 compares each answer with the captured one: status, significant headers, and the decoded body, after
 the rules (--rules; WordPress defaults otherwise, see docs/replay-and-proxy.md).
 
-  --json            print the report as JSON on stdout instead of text
+  --format=json     print the report as JSON on stdout instead of text (also --json)
   --html=<file>     also write a self-contained HTML report
   --credential      replace a captured credential; <type> is basic (login:password), cookie,
                     nonce, header:<Name>, or identity (a recording's placeholder). Repeatable:
@@ -40,7 +40,7 @@ Credentials are never printed. Progress goes to stderr. Exit status: 0 when ever
 matched (or was excluded), 1 otherwise.
 `;
 
-const FLAGS = { target: 'string', rules: 'string', json: 'boolean', html: 'string', credentials: 'string', timeout: 'string' } as const;
+const FLAGS = { target: 'string', rules: 'string', format: 'string', html: 'string', credentials: 'string', timeout: 'string' } as const;
 
 export async function replayCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const { credentials: cliCredentials, rest } = takeCredentialFlags(argv);
@@ -49,6 +49,7 @@ export async function replayCommand(ctx: CliContext, argv: string[]): Promise<nu
   if (!captureFile || extra.length) throw new CliError('Usage: understudy replay <capture> --target=<url> (see understudy help replay)');
   const target = stringFlag(args, 'target');
   if (!target || !/^https?:\/\/[^/]/.test(target)) throw new CliError('--target must be the URL of the site to replay against, e.g. --target=http://127.0.0.1:8080');
+  const format = choiceFlag(args, 'format', ['text', 'json'], 'text');
 
   const exchanges = captureOf(ctx, captureFile);
   const rules = loadRules(resolve(ctx, stringFlag(args, 'rules')));
@@ -65,7 +66,7 @@ export async function replayCommand(ctx: CliContext, argv: string[]): Promise<nu
   });
   progress.done();
 
-  ctx.stdout.write(args.flags.json === true ? jsonReport(report) : textReport(report));
+  ctx.stdout.write(format === 'json' ? jsonReport(report) : textReport(report));
   const html = stringFlag(args, 'html');
   if (html) {
     fs.writeFileSync(resolve(ctx, html) as string, htmlReport(report));

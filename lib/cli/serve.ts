@@ -12,7 +12,7 @@ import { AddressInfo } from 'node:net';
 import { createApp } from '../app';
 import { isDemoSeeded } from '../demo/seed';
 import { demoSignIns } from '../demo/sign-ins';
-import { Logger, consoleLogger } from '../logger';
+import { Logger, serverLogger } from '../logger';
 import { FrontDoorOptions, RequestHandler, frontDoor } from '../observability/front-door';
 import { ServerConfig, SiteConfig, loadServerConfig, loadSiteConfig } from '../wp/config';
 import { Site } from '../wp/site';
@@ -57,8 +57,8 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   const runtime = loadRuntimeOptions(ctx, args);
   applyHeapGrowth(runtime, ctx.env);
   const workers = workerCount(stringFlag(args, 'workers') ?? ctx.env.WORKERS);
-  // consoleLogger only ever calls write(), which every Writer has.
-  const logger = consoleLogger(ctx.stderr as NodeJS.WritableStream);
+  // The logger only ever calls write(), which every Writer has.
+  const logger = serverLogger(ctx.stderr as NodeJS.WritableStream, runtime.logFormat);
   warnAboutForwardedProto(ctx, config, runtime, logger);
   if (workers.count > 1 && workers.primary) return runCluster(ctx, config, server, runtime, workers.count, logger);
   const running = await startServer(ctx, config, server, limits, logger, runtime);

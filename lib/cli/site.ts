@@ -3,6 +3,7 @@
  * from their pages and servers and host the customer portal (docs/sites.md). `create` and `rotate-key`
  * print the new site key once; it is stored only as a hash, so a lost key is replaced by rotating it.
  */
+import { collectionSlugs } from '../support/docs/store';
 import { IssuedSiteKey, SiteError, changeConnectedSite, createConnectedSite, deleteConnectedSite, getConnectedSite, rotateSiteKey } from '../support/sites/admin';
 import { presentSite } from '../support/sites/present';
 import { SiteSettings } from '../support/sites/settings';
@@ -11,7 +12,7 @@ import { loadSiteConfig } from '../wp/config';
 import { phpJsonEncode } from '../wp/php/json';
 import { Site } from '../wp/site';
 import { CliError, FlagSpec, ParsedArgs, choiceFlag, parseCommandArgs, stringFlag } from './args';
-import { CliContext, line, success, withSite } from './context';
+import { CliContext, line, success, warning, withSite } from './context';
 import { Row, asciiTable } from './format';
 import { Subcommand, runSubcommand } from './subcommands';
 
@@ -68,6 +69,7 @@ async function create(ctx: CliContext, argv: string[]): Promise<number> {
   if (settings.name === undefined) throw new CliError('Missing --name=<name>. Usage: understudy site create --name=<name> [<settings>]');
   return withSite(ctx, loadSiteConfig(ctx.env, ctx.cwd), async ({ site }) => {
     const issued = await createConnectedSite(site, { ...settings, name: settings.name as string });
+    await warnAboutUnknownCollections(ctx, site, settings);
     await printIssued(ctx, site, format, issued, `Created site '${issued.site.siteId}'.`);
     return 0;
   });
@@ -109,6 +111,7 @@ async function update(ctx: CliContext, argv: string[]): Promise<number> {
   if (!Object.keys(settings).length) throw new CliError('Nothing to change: give at least one setting (see understudy site --help).');
   return withSite(ctx, loadSiteConfig(ctx.env, ctx.cwd), async ({ site }) => {
     await changeConnectedSite(site, siteId, settings);
+    await warnAboutUnknownCollections(ctx, site, settings);
     success(ctx, `Updated site '${siteId}'.`);
     return 0;
   });
@@ -187,6 +190,16 @@ function settingsOf(args: ParsedArgs): Partial<SiteSettings> {
   const collections = stringFlag(args, 'doc-collections');
   if (collections !== undefined) settings.docCollections = listOf(collections);
   return settings;
+}
+
+/** --doc-collections may name a collection before its first doc; a typo would show nothing, so say so. */
+async function warnAboutUnknownCollections(ctx: CliContext, site: Site, settings: Partial<SiteSettings>): Promise<void> {
+  if (!settings.docCollections?.length) return;
+  const known = new Set(await collectionSlugs(site.db));
+  const unknown = settings.docCollections.filter((slug) => !known.has(slug));
+  if (!unknown.length) return;
+  const listed = known.size ? `known: ${[...known].join(', ')}` : 'there are none yet';
+  warning(ctx, `No doc collection is named ${unknown.map((slug) => `'${slug}'`).join(', ')} (${listed}); the site shows no docs from ${unknown.length > 1 ? 'them' : 'it'} until one is.`);
 }
 
 function listOf(text: string): string[] {

@@ -1,12 +1,15 @@
 /**
  * `understudy user list`: WP-CLI's `wp user list` over the configured site: the users of this site,
  * ordered by login, with their roles resolved from the site's `{prefix}capabilities` usermeta.
+ * `understudy user create`: WP-CLI's `wp user create`, writing the rows wp_insert_user() writes.
  */
 import { loadSiteConfig } from '../wp/config';
+import { isEmail } from '../wp/formatting/formats';
 import { Site } from '../wp/site';
 import { phpJsonEncode } from '../wp/php/json';
+import { UserInsertError, generatePassword, insertUser } from '../wp/user-insert';
 import { CliError, choiceFlag, parseCommandArgs, stringFlag } from './args';
-import { CliContext, line, withSite } from './context';
+import { CliContext, line, success, withSite } from './context';
 import { Row, asciiTable, csvLines } from './format';
 
 export const USER_HELP = `usage: understudy user <subcommand> [<args>]
@@ -15,6 +18,13 @@ Subcommands:
   list [--format=table|json|csv|ids|count] [--fields=<a,b,...>] [--field=<field>] [--role=<role>]
       Lists the site's users, ordered by login. Default fields: ID, user_login, display_name, user_email, user_registered, roles.
       Other fields: user_nicename, user_url.
+  create <user-login> <user-email> [--role=<role>] [--user_pass=<password>] [--display_name=<name>]
+         [--first_name=<name>] [--last_name=<name>] [--porcelain] [--format=table|json]
+      Creates a user as WordPress does (the users row, wp_insert_user()'s usermeta, the role and its
+      user_level) and prints "Success: Created user <ID>.". Without --user_pass a 24-character
+      password is generated and printed once ("Password: …"). --role defaults to the site's
+      default_role option. --porcelain prints only the ID; --format=json prints
+      {"ID", "user_login", "user_email", "role", "user_pass"} (user_pass only when generated).
 `;
 
 const DEFAULT_FIELDS = ['ID', 'user_login', 'display_name', 'user_email', 'user_registered', 'roles'];
@@ -28,8 +38,47 @@ export async function userCommand(ctx: CliContext, argv: string[]): Promise<numb
     ctx.stdout.write(USER_HELP);
     return 0;
   }
+  if (name === 'create') return create(ctx, rest);
   if (name !== 'list') throw new CliError(`'${name}' is not a registered subcommand of 'user'. See 'understudy user --help' for available subcommands.`);
   return list(ctx, rest);
+}
+
+const CREATE_USAGE = 'understudy user create <user-login> <user-email> [--role=<role>] [--user_pass=<password>]';
+
+async function create(ctx: CliContext, argv: string[]): Promise<number> {
+  const args = parseCommandArgs(argv, {
+    role: 'string', user_pass: 'string', display_name: 'string', first_name: 'string', last_name: 'string', porcelain: 'boolean', format: 'string',
+  });
+  if (args.positional.length < 2) throw new CliError(`Too few arguments. Usage: ${CREATE_USAGE}`);
+  if (args.positional.length > 2) throw new CliError(`Too many arguments. Usage: ${CREATE_USAGE}`);
+  const [login, email] = args.positional as [string, string];
+  const format = choiceFlag(args, 'format', ['table', 'json'], 'table');
+  // WP-CLI checks the address itself: wp_insert_user() would store any text.
+  if (!isEmail(email)) throw new CliError(`The '${email}' email address is invalid.`);
+  const given = stringFlag(args, 'user_pass');
+  const password = given ?? generatePassword();
+  return withSite(ctx, loadSiteConfig(ctx.env, ctx.cwd), async ({ site }) => {
+    const role = stringFlag(args, 'role') ?? String(await site.options.get('default_role', 'subscriber'));
+    if (!(role in (await site.capabilities.roles()))) throw new CliError(`Role doesn't exist: ${role}`);
+    let id: number;
+    try {
+      id = await insertUser(site, {
+        login, email, role, firstName: stringFlag(args, 'first_name'), lastName: stringFlag(args, 'last_name'), displayName: stringFlag(args, 'display_name'),
+      }, password);
+    } catch (err) {
+      if (err instanceof UserInsertError) throw new CliError(err.message);
+      throw err;
+    }
+    const created = (await site.users.byId(id))!;
+    if (args.flags.porcelain === true) line(ctx, String(id));
+    else if (format === 'json') {
+      line(ctx, phpJsonEncode({ ID: id, user_login: created.user_login, user_email: created.user_email, role, ...(given === undefined ? { user_pass: password } : {}) }));
+    } else {
+      success(ctx, `Created user ${id}.`);
+      if (given === undefined) line(ctx, `Password: ${password}`);
+    }
+    return 0;
+  });
 }
 
 async function list(ctx: CliContext, argv: string[]): Promise<number> {

@@ -15,11 +15,13 @@ import { OptionStore } from '../wp/options';
 import { hashPasswordForSite } from '../wp/password-format';
 import { addPostMeta, insertPost } from '../wp/posts';
 import { Site } from '../wp/site';
+import { roleLevels } from '../wp/user-insert';
 import { insertDemoChangelog } from './changelog';
 import { insertDemoDocs } from './docs';
 import { insertDemoForm } from './form';
+import { seedDemoSettings } from './settings';
 import { DemoCustomer, DemoFixture, DemoTicket, demoFixture } from './fixture';
-import { insertDemoUser, roleLevels } from './users';
+import { insertDemoUser } from './users';
 
 export { demoFixture } from './fixture';
 export type { DemoFixture } from './fixture';
@@ -76,6 +78,7 @@ export async function seedDemoSite(site: Site, fixture: DemoFixture = demoFixtur
     await insertDemoDocs(ctx);
     await insertDemoForm(ctx, users[fixture.users.find((u) => u.role === 'administrator')?.login ?? ''] ?? 0);
     await options.update('blogname', fixture.title);
+    await seedDemoSettings(options);
     // WP: set when the first application password is created; without it they are not checked at all.
     await options.addSiteOption('using_application_passwords', '1');
     await options.add(DEMO_MARKER_OPTION, String(Math.floor(ctx.now / 1000)), 'no');

@@ -5,28 +5,12 @@
 import { Knex } from 'knex';
 import { Database } from '../wp/db/database';
 import { mysqlDateTime } from '../wp/dates';
-import { OptionStore } from '../wp/options';
 import { wpFastHash } from '../wp/passwords';
-import { PhpValue, serialize, toPlain } from '../wp/php';
+import { serialize } from '../wp/php';
+import { defaultDisplayName, newUserMeta } from '../wp/user-insert';
 import { DemoUser } from './fixture';
 
 const DAY_MS = 86_400_000;
-
-/** WP: the `user_level` each role implies: its highest `level_N` capability (0 when it has none). */
-export async function roleLevels(options: OptionStore, db: Database): Promise<Record<string, number>> {
-  const stored = toPlain((await options.get(db.tables.userRolesOption, {})) as PhpValue);
-  const roles = stored && typeof stored === 'object' ? (stored as Record<string, { capabilities?: Record<string, unknown> }>) : {};
-  const levels: Record<string, number> = {};
-  for (const [slug, role] of Object.entries(roles)) {
-    let level = 0;
-    for (const [cap, granted] of Object.entries(role?.capabilities ?? {})) {
-      const match = /^level_(\d+)$/.exec(cap);
-      if (match && granted) level = Math.max(level, Number(match[1]));
-    }
-    levels[slug] = level;
-  }
-  return levels;
-}
 
 /** WP: wp_insert_user() for a new user with a role, then one application password for them. */
 export async function insertDemoUser(trx: Knex.Transaction, db: Database, now: number, user: DemoUser, hash: string, level: number): Promise<number> {
@@ -39,7 +23,7 @@ export async function insertDemoUser(trx: Knex.Transaction, db: Database, now: n
     user_registered: mysqlDateTime(now - user.registered_days_ago * DAY_MS),
     user_activation_key: '',
     user_status: 0,
-    display_name: `${user.first_name} ${user.last_name}`.trim() || user.login,
+    display_name: defaultDisplayName(user.login, user.first_name, user.last_name),
   });
   const userId = Number(id);
   const appPassword = {
@@ -52,20 +36,8 @@ export async function insertDemoUser(trx: Knex.Transaction, db: Database, now: n
     last_ip: null,
   };
   // The keys and order wp_insert_user() writes, then the role (set_role), then the application password.
-  const meta: Array<[string, string]> = [
-    ['nickname', user.login],
-    ['first_name', user.first_name],
-    ['last_name', user.last_name],
-    ['description', ''],
-    ['rich_editing', 'true'],
-    ['syntax_highlighting', 'true'],
-    ['comment_shortcuts', 'false'],
-    ['admin_color', 'fresh'],
-    ['use_ssl', '0'],
-    ['show_admin_bar_front', 'true'],
-    ['locale', ''],
-    [db.tables.capabilitiesKey, serialize({ [user.role]: true })],
-    [`${db.tables.blogPrefix}user_level`, String(level)],
+  const meta = [
+    ...newUserMeta(db, { login: user.login, firstName: user.first_name, lastName: user.last_name }, user.role, level),
     ['_application_passwords', serialize([appPassword])],
   ];
   await trx(db.tables.usermeta).insert(meta.map(([meta_key, meta_value]) => ({ user_id: userId, meta_key, meta_value })));

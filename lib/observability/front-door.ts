@@ -44,18 +44,22 @@ export function frontDoor(options: FrontDoorOptions, inner: () => RequestHandler
     res.setHeader('X-Request-Id', requestId);
     // Shutting down: each answer closes its connection, so no client keeps one to a stopping process.
     if (options.health.isStopping) res.setHeader('Connection', 'close');
-    whenDone(res, () => record(options, req, res, requestId, started));
+    let whileStarting = false;
+    whenDone(res, () => record(options, req, res, requestId, started, whileStarting));
 
     const path = (req.url ?? '/').split('?')[0] as string;
     if (options.health.answer(req, res, path)) return;
     if (tokenHash && path === TOKEN_METRICS_PATH) return void answerMetricsWithToken(req, res, tokenHash, options.metricsSource ?? options.metrics?.registry);
     const handler = inner();
-    if (!handler) return starting(res);
+    if (!handler) {
+      whileStarting = true;
+      return starting(res);
+    }
     handler(req, res);
   };
 }
 
-function record(options: FrontDoorOptions, req: IncomingMessage, res: ServerResponse, requestId: string, started: number): void {
+function record(options: FrontDoorOptions, req: IncomingMessage, res: ServerResponse, requestId: string, started: number, whileStarting: boolean): void {
   const seconds = (performance.now() - started) / 1000;
   const notes = notesOf(res);
   const route = routeLabel(req, notes.route);
@@ -65,6 +69,7 @@ function record(options: FrontDoorOptions, req: IncomingMessage, res: ServerResp
     request_id: requestId, method, route, path: (req.url ?? '/').split('?')[0] as string, status: res.statusCode,
     duration_ms: Math.round(seconds * 10_000) / 10, user_id: notes.userId ?? 0, ip: clientIp(req),
     ...(res.writableFinished ? {} : { aborted: true as const }),
+    ...(whileStarting ? { starting: true as const } : {}),
   });
 }
 

@@ -19,6 +19,8 @@ export interface RequestRecord {
   ip: string;
   /** The connection ended before the whole answer was sent. */
   aborted?: true;
+  /** Answered 503 while the site was still opening: expected at start-up, so a warning, not an error. */
+  starting?: true;
 }
 
 export type RequestLogger = ((record: RequestRecord) => void) & {
@@ -36,7 +38,7 @@ export function createRequestLogger(out: NodeJS.WritableStream, format: 'json' |
   const destination = format === 'pretty' ? prettyLines(out) : out === process.stderr ? nonBlockingStderr() : out;
   const log: Pino = pino({ base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, messageKey: 'msg' }, destination);
   const write = (record: RequestRecord) => {
-    const level = record.status >= 500 ? 'error' : 'info';
+    const level = record.starting ? 'warn' : record.status >= 500 ? 'error' : 'info';
     log[level](record, 'request');
   };
   return Object.assign(write, {
@@ -51,7 +53,9 @@ function nonBlockingStderr(): ReturnType<typeof pino.destination> {
   destination.on('drop', () => {
     if (told) return;
     told = true;
-    process.stderr.write(`${new Date().toISOString()} warn request log: the log reader is behind by ${MAX_BUFFERED_BYTES} bytes; lines are dropped until it catches up\n`);
+    // This destination only serves LOG_FORMAT=json, so the warning is a JSON line too.
+    const msg = `request log: the log reader is behind by ${MAX_BUFFERED_BYTES} bytes; lines are dropped until it catches up`;
+    process.stderr.write(`${JSON.stringify({ level: 40, time: new Date().toISOString(), pid: process.pid, msg })}\n`);
   });
   return destination;
 }
@@ -75,8 +79,9 @@ function prettyLines(out: NodeJS.WritableStream): Writable {
 
 function pretty(r: Record<string, unknown>): string {
   const time = String(r.time ?? '').slice(11, 23);
-  const level = Number(r.level) >= 50 ? 'ERROR' : 'INFO ';
+  const level = Number(r.level) >= 50 ? 'ERROR' : Number(r.level) >= 40 ? 'WARN ' : 'INFO ';
   const user = r.user_id ? ` user=${String(r.user_id)}` : '';
   const aborted = r.aborted ? ' (aborted)' : '';
-  return `${time} ${level} ${String(r.method)} ${String(r.path)} ${String(r.status)} ${String(r.duration_ms)}ms ${String(r.route)}${user} ip=${String(r.ip)} id=${String(r.request_id)}${aborted}`;
+  const starting = r.starting ? ' (starting)' : '';
+  return `${time} ${level} ${String(r.method)} ${String(r.path)} ${String(r.status)} ${String(r.duration_ms)}ms ${String(r.route)}${user} ip=${String(r.ip)} id=${String(r.request_id)}${aborted}${starting}`;
 }

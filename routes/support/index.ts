@@ -8,6 +8,7 @@ import { changelogParse, changelogProbe, changelogSync } from './changelogs-admi
 import { chatConfig, chatHandoff, chatMessages, chatThread } from './chat';
 import { chatAdminLearn, chatAdminLearning, chatAdminTest } from './chat-admin';
 import { ticketDelivery } from './deliveries';
+import { docPageBySlug } from './doc-pages';
 import { docFeedback, docsSearch } from './docs';
 import { ignoredMail, ignoredMailTicket } from './mail-admin';
 import { changelogFeedFormatPage, changelogFeedPage } from './feeds';
@@ -30,7 +31,7 @@ const SUPPORT_ROUTES: RouteDeclaration[] = [
 ];
 
 /** Plain pages the plugin serves outside wp-json (scripts, feeds). */
-const SUPPORT_PAGES: PageDeclaration[] = [portalScriptPage, changelogFeedPage, changelogFeedFormatPage, chatScriptPage];
+const SUPPORT_PAGES: PageDeclaration[] = [portalScriptPage, changelogFeedPage, changelogFeedFormatPage, chatScriptPage, docPageBySlug];
 
 export function registerSupportRoutes(rest: RestRegistry, pages: PageRegistry): void {
   for (const route of SUPPORT_ROUTES) rest.register(route);

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../harness/browser';
+import { describeInBrowser, launchChromium } from '../harness/browser';
 import { CHAT_SCRIPT_PATH } from '../../lib/support/chat/assets';
 import { insertDocs } from '../../lib/support/docs/store';
 import { createConnectedSite } from '../../lib/support/sites/admin';
@@ -50,7 +50,7 @@ function startHostServer(scriptUrl: () => string): Promise<{ origin: string; clo
   })));
 }
 
-describe('the chat widget on a phone and a desktop', function () {
+describeInBrowser('the chat widget on a phone and a desktop', function () {
   this.timeout(120_000);
   let t: TestSite;
   let fake: FakeProvider;

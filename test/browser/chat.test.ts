@@ -13,7 +13,7 @@ import { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../harness/browser';
+import { describeInBrowser, launchChromium } from '../harness/browser';
 import { CHAT_SCRIPT_PATH } from '../../lib/support/chat/assets';
 import { insertDocs } from '../../lib/support/docs/store';
 import { createConnectedSite } from '../../lib/support/sites/admin';
@@ -40,7 +40,7 @@ function startHostServer(scriptUrl: () => string): Promise<{ origin: string; clo
   })));
 }
 
-describe('the chat widget', function () {
+describeInBrowser('the chat widget', function () {
   this.timeout(90_000);
   let t: TestSite;
   let fake: FakeProvider;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { AddressInfo } from 'node:net';
 import { Server } from 'node:http';
 import { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../harness/browser';
+import { describeInBrowser, launchChromium } from '../harness/browser';
 import { FormSite, insertFormRow, openFormSite, submissionRows } from '../harness/forms';
 import { SmtpCapture, startSmtpCapture } from '../harness/smtp';
 
@@ -25,7 +25,7 @@ interface SeenEvent {
   detail: any;
 }
 
-describe('the form script in headless Chromium', function () {
+describeInBrowser('the form script in headless Chromium', function () {
   this.timeout(60_000);
   let smtp: SmtpCapture;
   let fs: FormSite;

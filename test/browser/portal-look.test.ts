@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../harness/browser';
+import { describeInBrowser, launchChromium } from '../harness/browser';
 import { JobWorker } from '../../lib/jobs/worker';
 import { PORTAL_SCRIPT_PATH } from '../../lib/support/portal/assets';
 import { createConnectedSite } from '../../lib/support/sites/admin';
@@ -52,7 +52,7 @@ function startHostServer(page: () => { siteId: string; scriptUrl: string }): Pro
   })));
 }
 
-describe('the customer portal on a phone and a desktop', function () {
+describeInBrowser('the customer portal on a phone and a desktop', function () {
   this.timeout(120_000);
   let smtp: SmtpCapture;
   let t: TestSite;

@@ -11,7 +11,7 @@ import { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../harness/browser';
+import { describeInBrowser, launchChromium } from '../harness/browser';
 import { JobWorker } from '../../lib/jobs/worker';
 import { PORTAL_SCRIPT_PATH } from '../../lib/support/portal/assets';
 import { changeConnectedSite, createConnectedSite } from '../../lib/support/sites/admin';
@@ -52,7 +52,7 @@ function startHostServer(page: () => { siteId: string; scriptUrl: string }): Pro
   })));
 }
 
-describe('the customer portal script', function () {
+describeInBrowser('the customer portal script', function () {
   this.timeout(90_000);
   let smtp: SmtpCapture;
   let t: TestSite;

@@ -31,4 +31,18 @@ describe('CLI arguments', () => {
     assert.throws(() => parseCommandArgs(['--format'], { format: 'string' }), new CliError('--format needs a value (--format=<value>)'));
     assert.deepEqual(parseCommandArgs(['x', '--format', 'json'], { format: 'string' }), { positional: ['x'], flags: { format: 'json' } });
   });
+
+  it('names the nearest known flag when one is mistyped', () => {
+    assert.throws(() => parseCommandArgs(['--doc-collection=a'], { name: 'string', 'doc-collections': 'string' }),
+      new CliError('unknown --doc-collection parameter (did you mean --doc-collections?)'));
+    assert.throws(() => parseCommandArgs(['--formt=json'], { format: 'string' }), new CliError('unknown --formt parameter (did you mean --format?)'));
+    assert.throws(() => parseCommandArgs(['--colour'], { format: 'string' }), new CliError('unknown --colour parameter'));
+  });
+
+  it('takes --json as --format=json on every command that takes --format', () => {
+    assert.deepEqual(parseCommandArgs(['x', '--json'], { format: 'string' }), { positional: ['x'], flags: { format: 'json' } });
+    assert.deepEqual(parseCommandArgs(['--json', '--format=json'], { format: 'string' }), { positional: [], flags: { format: 'json' } });
+    assert.throws(() => parseCommandArgs(['--json', '--format=csv'], { format: 'string' }), new CliError('--json contradicts --format=csv'));
+    assert.throws(() => parseCommandArgs(['--json'], { name: 'string' }), new CliError('unknown --json parameter'));
+  });
 });

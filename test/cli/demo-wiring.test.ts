@@ -23,6 +23,18 @@ describe('seeding the demo site from the CLI', function () {
     assert.equal((await cli(['user', 'list', '--format=count'], {}, { cwd: dir })).stdout, '5\n');
   });
 
+  it('has svc_settings, so the README\'s option get and option patch update work on the demo', async () => {
+    const json = await cli(['option', 'get', 'svc_settings', '--format=json'], {}, { cwd: dir });
+    assert.equal(json.status, 0, json.stderr);
+    assert.deepEqual(JSON.parse(json.stdout), {
+      alerts_url: '', alerts_secret: '', alerts_preview: false, alerts_customer_replied: false, customer_can_resolve: true, customer_can_reopen: true,
+      chat_enabled: false, chat_handoff: false, chat_base_url: 'https://api.openai.com/v1', chat_model: 'gpt-4o-mini', chat_api_key: '',
+    });
+    assert.match((await cli(['option', 'get', 'svc_settings'], {}, { cwd: dir })).stdout, /^\{\n {4}"alerts_url": "",/);
+    const patched = await cli(['option', 'patch', 'update', 'svc_settings', 'alerts_url', 'https://example.test/other'], {}, { cwd: dir });
+    assert.deepEqual(patched, { status: 0, stdout: "Success: Updated 'svc_settings' option.\n", stderr: '' });
+  });
+
   it('gives a new embedded site the serve address from PORT and HOST as its siteurl', async () => {
     const run = await cli(['option', 'get', 'siteurl'], { PORT: '9123', HOST: '0.0.0.0' }, { cwd: dir });
     assert.deepEqual(run, { status: 0, stdout: 'http://127.0.0.1:9123\n', stderr: '' });

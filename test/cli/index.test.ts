@@ -1,5 +1,7 @@
 /** `understudy` itself: help, dispatch, and how failures are reported (Error line, status 1). */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { cli } from './cli-harness';
 
 describe('understudy (dispatch and help)', function () {
@@ -17,6 +19,11 @@ describe('understudy (dispatch and help)', function () {
     assert.match((await cli(['option', 'patch', '--help'], {})).stdout, /patch insert\|update\|delete <name> <key-path>/);
     assert.match((await cli(['user', 'list', '--help'], {})).stdout, /^usage: understudy user <subcommand>/);
     assert.match((await cli(['serve', '--help'], {})).stdout, /^usage: understudy serve \[--port=<port>\] \[--host=<host>\]/);
+  });
+
+  it('prints its version with --version', async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { version: string };
+    assert.deepEqual(await cli(['--version'], {}), { status: 0, stdout: `Understudy ${version}\n`, stderr: '' });
   });
 
   it('refuses an unknown command with status 1', async () => {

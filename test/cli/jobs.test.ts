@@ -92,6 +92,13 @@ describe('understudy jobs and alerts', function () {
       assert.equal(hook?.headers['x-svc-signature'], `sha256=${createHmac('sha256', 'k3y').update(hook?.raw ?? '').digest('hex')}`);
     });
 
+    it('prints the URL and the receiver\'s status as JSON with --format=json', async () => {
+      await cli(['option', 'patch', 'insert', 'svc_settings', 'alerts_url', `${receiver.url}/hook`], env);
+      const run = await cli(['alerts', 'test', '--format=json'], env);
+      assert.equal(run.status, 0, run.stderr);
+      assert.deepEqual(JSON.parse(run.stdout), { url: `${receiver.url}/hook`, status: 200 });
+    });
+
     it('reports the receiver\'s refusal with status 1', async () => {
       receiver.answer(404);
       const run = await cli(['alerts', 'test'], env);

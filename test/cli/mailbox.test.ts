@@ -89,7 +89,7 @@ describe('understudy mailbox', function () {
 
   it('rotate-token issues a new token (the old hash is gone) and keeps the relay secret', async () => {
     const before = await stored('help');
-    const out = await json(['mailbox', 'rotate-token', 'help', '--json']);
+    const out = await json(['mailbox', 'rotate-token', 'help', '--format=json']);
     assert.deepEqual(Object.keys(out), ['route_key', 'address', 'token', 'relay_secret', 'max_bytes', 'automation']);
     const after = await stored('help');
     assert.equal(after.meta._svc_token_hash, sha256(out.token as string));

@@ -45,7 +45,7 @@ describe('understudy proxy: live route switches', () => {
     let stderr = '';
     proc.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); });
     await eventually(async () => / at http:\/\/\S+\n/.test(stderr), 30_000);
-    const url = (/ at (http:\/\/\S+)\n/.exec(stderr) as RegExpExecArray)[1] as string;
+    const url = (/ at (http:\/\/[^\s"]+)/.exec(stderr) as RegExpExecArray)[1] as string;
     const whoAnswers = async () => (JSON.parse((await rawRequest(url, { path: '/wp-json/support/v1/tickets' })).body.toString()).from === 'upstream' ? 'php' : 'understudy');
     assert.equal(await whoAnswers(), 'php');
 

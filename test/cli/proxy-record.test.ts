@@ -49,14 +49,14 @@ describe('understudy proxy --record', () => {
     });
     let url = '';
     for (let waited = 0; !url && waited < 20_000; waited += 20) {
-      url = / at (http:\/\/\S+)\n/.exec(stderr.text())?.[1] ?? '';
+      url = / at (http:\/\/[^\s"]+)/.exec(stderr.text())?.[1] ?? '';
       if (!url) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     await rawRequest(url, { path: '/blog/hello/', headers: ['Cookie', 'wordpress_logged_in_abc=agent1%7C1796%7Csecret-session-token%7Chmac'] });
     await rawRequest(url, { path: '/shop/' });
     controller.abort();
     assert.equal(await done, 0);
-    assert.match(stderr.text(), /recording: 1 exchanges, [\d.]+ MiB in 1 file, 0 dropped, 0 cut\n/);
+    assert.match(stderr.text(), /"msg":"recording: 1 exchanges, [\d.]+ MiB in 1 file, 0 dropped, 0 cut"\}\n/, 'a JSON log line (LOG_FORMAT=json off a terminal)');
     const [file] = fs.readdirSync(recording);
     const text = fs.readFileSync(path.join(recording, file as string), 'utf8');
     assert.ok(!text.includes('secret-session-token'));

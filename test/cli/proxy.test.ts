@@ -29,7 +29,7 @@ async function startProxy(argv: string[], env: Record<string, string>): Promise<
   let finished = false;
   void done.finally(() => { finished = true; });
   for (let waited = 0; waited < 20_000; waited += 20) {
-    const match = / at (http:\/\/\S+)\n/.exec(stderr.text());
+    const match = / at (http:\/\/[^\s"]+)/.exec(stderr.text());
     if (match) return { url: match[1] as string, stderr, stop: () => { controller.abort(); return done; } };
     if (finished) throw new Error(`proxy ended before listening (status ${await done}): ${stderr.text()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -84,8 +84,11 @@ describe('understudy proxy', () => {
     } finally {
       assert.equal(await proxy.stop(), 0);
     }
-    assert.match(proxy.stderr.text(), /stop requested: shutting down\nShadow traffic since/);
-    assert.match(proxy.stderr.text(), /\| \(all routes\)\s+\| 1 /);
+    // LOG_FORMAT=json (stderr is no terminal): every line is JSON, the shutdown summary too.
+    const lines = proxy.stderr.text().trim().split('\n').map((text) => JSON.parse(text) as { msg: string; shadow?: { totals: { compared: number } } });
+    const stopped = lines.findIndex((l) => l.msg === 'stop requested: shutting down');
+    assert.equal(lines[stopped + 1]?.msg, 'shadow traffic since the start');
+    assert.equal(lines[stopped + 1]?.shadow?.totals.compared, 1);
   });
 
   it('refuses a routing file that serves what Understudy lacks, before listening', async () => {

@@ -77,8 +77,8 @@ describe('understudy replay', () => {
     assert.equal(run.status, 0, run.stdout);
   });
 
-  it('prints the JSON report alone on stdout with --json', async () => {
-    const run = await cli(['replay', USERS_ME, `--target=${running.url}`, '--json', `--credential=${SWAP}`], {});
+  it('prints the JSON report alone on stdout with --format=json (or --json)', async () => {
+    const run = await cli(['replay', USERS_ME, `--target=${running.url}`, '--format=json', `--credential=${SWAP}`], {});
     const report = JSON.parse(run.stdout);
     assert.equal(report.format, 'understudy-replay/1');
     assert.deepEqual(report.totals, { exchanges: 10, matched: 10, differed: 0, failed: 0, excluded: 0 });

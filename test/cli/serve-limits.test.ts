@@ -31,7 +31,7 @@ async function start(argv: string[], env: Record<string, string>): Promise<Start
   let finished = false;
   void done.finally(() => { finished = true; });
   for (let waited = 0; waited < 20_000; waited += 20) {
-    const match = / at (http:\/\/\S+)\n/.exec(stderr.text());
+    const match = / at (http:\/\/[^\s"]+)/.exec(stderr.text());
     if (match) {
       const url = match[1] as string;
       return { url, port: Number(new URL(url).port), stderr, stop: () => { controller.abort(); return done; } };

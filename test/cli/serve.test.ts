@@ -31,7 +31,7 @@ async function startServe(argv: string[], env: Record<string, string>, cwd = scr
   let finished = false;
   void done.finally(() => { finished = true; });
   for (let waited = 0; waited < 20_000; waited += 20) {
-    const match = / at (http:\/\/\S+)\n/.exec(stderr.text());
+    const match = / at (http:\/\/[^\s"]+)/.exec(stderr.text());
     if (match) return { url: match[1] as string, stdout, stderr, stop: () => { controller.abort(); return done; } };
     if (finished) throw new Error(`serve ended before listening (status ${await done}): ${stderr.text()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -58,6 +58,10 @@ describe('understudy serve', function () {
 
       assert.equal(await server.stop(), 0);
       assert.match(server.stderr.text(), /stop requested: shutting down/);
+      // LOG_FORMAT=json (stderr is no terminal): every line is JSON, start-up and shutdown included.
+      const lines = server.stderr.text().trim().split('\n').map((text) => JSON.parse(text) as { level: number; msg: string });
+      assert.ok(lines.some((l) => l.level === 30 && l.msg.startsWith('Understudy is serving embedded SQLite database')));
+      assert.ok(lines.some((l) => l.level === 30 && l.msg === 'stop requested: shutting down'));
       await assert.rejects(fetch(`${server.url}/wp-json/`), 'the port is closed after shutdown');
       // The site was created with the address it was served at (the real port, not 0).
       assert.equal(await rawOption({ client: 'sqlite', filename: path.join(dir, 'data', 'site.sqlite') }, 'siteurl'), server.url);

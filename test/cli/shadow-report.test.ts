@@ -28,7 +28,7 @@ function startProxy(argv: string[], env: Record<string, string>): Promise<{ url:
   return new Promise((resolve, reject) => {
     child.stderr?.on('data', (c: Buffer) => {
       stderr += c.toString();
-      const url = / at (http:\/\/\S+)\n/.exec(stderr)?.[1];
+      const url = / at (http:\/\/[^\s"]+)/.exec(stderr)?.[1];
       if (url) resolve({ url, stop: () => { child.kill('SIGTERM'); return exit; } });
     });
     void exit.then((code) => reject(new Error(`proxy exited with ${code}: ${stderr}`)));

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { createApp } from '../../lib/app';
+import { insertDocs } from '../../lib/support/docs/store';
 import { connect } from '../../lib/wp/db/database';
 import { Tables } from '../../lib/wp/db/tables';
 import { ScratchDatabase, scratchDatabase } from '../harness/db';
@@ -120,9 +121,23 @@ describe('understudy site', function () {
     const run = await cli(['site', 'update', siteId, '--name=Shop Two', '--origins=https://shop.example', '--new-tickets=on', '--doc-collections=billing,faq', '--message-hint='], env);
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout, `Success: Updated site '${siteId}'.\n`);
+    assert.equal(run.stderr, "Warning: No doc collection is named 'billing', 'faq' (there are none yet); the site shows no docs from them until one is.\n");
     const site = await json(['site', 'get', siteId, '--format=json']);
     assert.deepEqual([site.name, site.origins, site.new_tickets, site.doc_collections, site.message_hint, site.message_limit],
       ['Shop Two', ['https://shop.example'], true, ['billing', 'faq'], '', 2000]);
+  });
+
+  it('warns about a --doc-collections slug that names no collection, and only about that one', async () => {
+    const { site } = await openFor(env);
+    try {
+      await insertDocs(site, [{ slug: 'refunds', title: 'Refunds', content: 'x', collections: ['billing'] }]);
+    } finally {
+      await site.close();
+    }
+    const run = await cli(['site', 'update', siteId, '--doc-collections=billing,fqa'], env);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stderr, "Warning: No doc collection is named 'fqa' (known: billing); the site shows no docs from it until one is.\n");
+    assert.equal((await cli(['site', 'update', siteId, '--doc-collections=billing'], env)).stderr, '');
   });
 
   it('rotate-key prints a new key once; the ticket route takes the new key and refuses the old one at once', async () => {

@@ -57,7 +57,7 @@ describe('serve --workers=2', function () {
     child.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); });
     const exit = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
     const url = `http://127.0.0.1:${port}`;
-    while ((stderr.match(/Understudy is serving .* at http:\/\/127\.0\.0\.1:\d+\n/g) ?? []).length < 2) {
+    while ((stderr.match(/Understudy is serving .* at http:\/\/127\.0\.0\.1:\d+(?![\d ])/g) ?? []).length < 2) {
       if (child.exitCode !== null) throw new Error(stderr);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

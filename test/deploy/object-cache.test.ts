@@ -14,7 +14,7 @@ import request from 'supertest';
 import { demoFixture, seedDemoSite } from '../../lib/demo/seed';
 import { TEST_SALTS, envFor, openFor } from '../cli/cli-harness';
 import { MYSQL_URL, ScratchDatabase, scratchDatabase } from '../harness/db';
-import { StartedServe, startServe } from './serve-harness';
+import { StartedServe, logMessages, startServe } from './serve-harness';
 
 const agent = demoFixture.users.find((u) => u.login === 'agent')!;
 const basic = `Basic ${Buffer.from(`agent:${agent.application_password.password}`).toString('base64')}`;
@@ -98,13 +98,13 @@ if ( ! defined( 'ABSPATH' ) ) {
     after(async () => { assert.equal(await server.stop(), 0); });
 
     it('says so at start, serves, and is ready but degraded, with the reason code, in health and metrics', async () => {
-      assert.match(server.stderr.text(), /Object cache: the object-cache\.php drop-in "Object Cache Pro \(Drop-in\)" is neither the Redis Object Cache nor Automattic's memcached drop-in .*readiness reports degraded/);
+      assert.match(logMessages(server.stderr.text()), /Object cache: the object-cache\.php drop-in "Object Cache Pro \(Drop-in\)" is neither the Redis Object Cache nor Automattic's memcached drop-in .*readiness reports degraded/);
       const ready = await request(server.url).get('/-/health/ready');
       assert.equal(ready.status, 200, ready.text);
       assert.deepEqual(ready.body, {
         status: 'degraded', checks: { database: 'ok', storage: 'ok', jobs: 'ok' }, degraded: { object_cache: 'object_cache_uncovered' },
       });
-      const metricsUrl = /Metrics for Prometheus at (\S+)/.exec(server.stderr.text())?.[1] as string;
+      const metricsUrl = /Metrics for Prometheus at ([^\s"]+)/.exec(server.stderr.text())?.[1] as string;
       const text = (await request(metricsUrl.replace(/\/metrics$/, '')).get('/metrics')).text;
       assert.match(text, /understudy_object_cache_info\{kind="unknown",state="uncovered"\} 1/);
     });
@@ -126,7 +126,7 @@ if ( ! defined( 'ABSPATH' ) ) {
     after(async () => { assert.equal(await server.stop(), 0); });
 
     it('answers a write with a WordPress-shaped 503 and changes nothing, while reads go on', async () => {
-      assert.match(server.stderr.text(), /Object cache: .*writes are refused \(OBJECT_CACHE_UNKNOWN=refuse-writes\)/);
+      assert.match(logMessages(server.stderr.text()), /Object cache: .*writes are refused \(OBJECT_CACHE_UNKNOWN=refuse-writes\)/);
       const before = await ticketCount();
       const res = await newTicket(server.url);
       assert.equal(res.status, 503, res.text);
@@ -144,7 +144,7 @@ if ( ! defined( 'ABSPATH' ) ) {
       wordpress(HEADERS.redis, "define( 'WP_REDIS_HOST', '127.0.0.1' ); define( 'WP_REDIS_PREFIX', 'shop:' );");
       const server = await startServe(['serve', '--port=0'], { WP_CONFIG_PATH: config, WP_ENVIRONMENT_TYPE: 'local' });
       try {
-        assert.match(server.stderr.text(), /Object cache: Redis Object Cache at tcp:\/\/127\.0\.0\.1:6379 db 0, prefix "shop:" \(read from the drop-in .*wp-content\/object-cache\.php \(Plugin Name: Redis Object Cache Drop-In, Version: 2\.6\.3\)\)/);
+        assert.match(logMessages(server.stderr.text()), /Object cache: Redis Object Cache at tcp:\/\/127\.0\.0\.1:6379 db 0, prefix "shop:" \(read from the drop-in .*wp-content\/object-cache\.php \(Plugin Name: Redis Object Cache Drop-In, Version: 2\.6\.3\)\)/);
         assert.doesNotMatch(server.stderr.text(), /cannot reach/);
         const ready = await request(server.url).get('/-/health/ready');
         assert.deepEqual([ready.status, ready.body.status], [200, 'ready']);
@@ -157,7 +157,7 @@ if ( ! defined( 'ABSPATH' ) ) {
       wordpress(HEADERS.redis, `define( 'WP_REDIS_PORT', ${await closedPort()} );`);
       const server = await startServe(['serve', '--port=0'], { WP_CONFIG_PATH: config, WP_ENVIRONMENT_TYPE: 'local' });
       try {
-        assert.match(server.stderr.text(), /Object cache: cannot reach it at start \(.*ECONNREFUSED.*\); writes go on/);
+        assert.match(logMessages(server.stderr.text()), /Object cache: cannot reach it at start \(.*ECONNREFUSED.*\); writes go on/);
         const ready = await request(server.url).get('/-/health/ready');
         assert.equal(ready.status, 200);
         assert.deepEqual(ready.body.degraded, { object_cache: 'object_cache_unreachable' });

@@ -38,7 +38,7 @@ describe('serve in production: health, metrics, request logs', function () {
     let metricsUrl: string;
     before(async () => {
       server = await startServe(['serve', '--port=0', '--metrics-port=0'], env);
-      metricsUrl = /Metrics for Prometheus at (\S+)/.exec(server.stderr.text())?.[1] as string;
+      metricsUrl = /Metrics for Prometheus at ([^\s"]+)/.exec(server.stderr.text())?.[1] as string;
     });
     after(async () => { assert.equal(await server.stop(), 0); });
 

@@ -35,7 +35,7 @@ function spawnServe(env: Record<string, string>): Promise<{ child: ChildProcess;
   return new Promise((resolve, reject) => {
     child.stderr?.on('data', (c: Buffer) => {
       stderr += c.toString();
-      const url = / at (http:\/\/\S+)\n/.exec(stderr)?.[1];
+      const url = / at (http:\/\/[^\s"]+)/.exec(stderr)?.[1];
       if (url) resolve({ child, url, stderr: () => stderr, exit });
     });
     void exit.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));

@@ -1,12 +1,15 @@
 /**
  * A product's changelog as a feed (RSS 2.0, Atom 1.0 or JSON Feed 1.1) built with the `feed` library:
  * the FEED_SIZE newest releases by version, each with its summary and its sanitized HTML notes as
- * stored (./views.ts: a feed never renders markdown). The text is a function of the stored rows alone (the feed's `updated` is its newest release date, never
- * the time of the request), so an unchanged changelog gives the same bytes, and the same ETag.
+ * stored (./views.ts: a feed never renders markdown), undated releases dated by their order
+ * (./feed-dates.ts). The text is a function of the stored rows alone (the feed's `updated` is its
+ * newest release date, never the time of the request), so an unchanged changelog gives the same
+ * bytes, and the same ETag.
  */
 import { feedModule } from './esm';
 import { escHtml } from '../../wp/formatting';
 import { Site } from '../../wp/site';
+import { feedDates, gmtDate } from './feed-dates';
 import { FeedFormat, feedPath } from './feed-urls';
 import { presentRelease } from './present';
 import { productReleases } from './releases';
@@ -31,7 +34,7 @@ export interface BuiltFeed {
 export async function buildFeed(site: Site, product: Product, format: FeedFormat): Promise<BuiltFeed> {
   const home = await site.homeUrl();
   const releases = await withViews(site, (await productReleases(site, product, { page: 1, perPage: FEED_SIZE, stable: false })).releases);
-  const dates = releases.map((r) => gmtDate(r.publishedGmt));
+  const dates = feedDates(releases);
   const modified = [product.modifiedGmt, ...releases.map((r) => r.modifiedGmt)].map(gmtDate);
   const link = product.url || `${home}${feedPath(product.slug)}`;
   const { Feed } = feedModule();
@@ -59,13 +62,18 @@ export async function buildFeed(site: Site, product: Product, format: FeedFormat
       content: view.html,
     });
   }
-  const body = format === 'atom' ? feed.atom1() : format === 'json' ? feed.json1() : feed.rss2();
+  const body = format === 'atom' ? feed.atom1() : format === 'json' ? jsonFeed11(feed.json1()) : feed.rss2();
   return { body, contentType: FEED_CONTENT_TYPES[format], lastModified: latest(modified) };
 }
 
-function gmtDate(mysql: string): Date {
-  const t = Date.parse(`${mysql.replace(' ', 'T')}Z`);
-  return new Date(Number.isFinite(t) ? t : 0);
+/**
+ * The library writes JSON Feed 1.0's version URL; what it writes of our items (no author, no
+ * attachments) is also JSON Feed 1.1, which these feeds are, so the version says 1.1.
+ */
+function jsonFeed11(json1: string): string {
+  const feed = JSON.parse(json1) as { version: string };
+  feed.version = 'https://jsonfeed.org/version/1.1';
+  return JSON.stringify(feed, null, 4);
 }
 
 function latest(dates: Date[]): Date {

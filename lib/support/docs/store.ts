@@ -74,6 +74,22 @@ export async function docCollectionPairs(db: Database): Promise<Array<[number, s
   return rows.map((r: { object_id: number | string; slug: string }) => [Number(r.object_id), String(r.slug)]);
 }
 
+/** The slugs of every doc collection (the taxonomy's terms), in slug order. */
+export async function collectionSlugs(db: Database): Promise<string[]> {
+  const rows = await db.knex(`${db.tables.termTaxonomy} as tt`)
+    .join(`${db.tables.terms} as t`, 't.term_id', 'tt.term_id')
+    .where('tt.taxonomy', COLLECTION_TAXONOMY)
+    .orderBy('t.slug')
+    .select('t.slug');
+  return rows.map((r: { slug: string }) => String(r.slug));
+}
+
+/** WP: the post a `name` query var finds: the public doc with this slug (as stored, sanitized for query). */
+export async function publicDocIdBySlug(db: Database, slug: string): Promise<number | null> {
+  const row = await publicDocs(db).where({ post_name: slug }).orderBy('ID').first('ID');
+  return row ? Number(row.ID) : null;
+}
+
 /** True when `id` is a published doc (protected or not: a vote shows nothing of the doc). */
 export async function isPublishedDoc(db: Database, id: number, trx?: Knex.Transaction): Promise<boolean> {
   return (await published(db, trx).where({ ID: id }).first('ID')) !== undefined;
@@ -158,6 +174,26 @@ export function docPermalink(home: string, structure: string, doc: { id: number;
   if (!doc.slug) return `${home}/?post_type=${DOC_POST_TYPE}&p=${doc.id}`;
   if (!structure) return `${home}/?${DOC_POST_TYPE}=${doc.slug}`;
   return `${home}/docs/${doc.slug}${structure.endsWith('/') ? '/' : ''}`;
+}
+
+export interface DocComment {
+  docId: number;
+  /** The site-local date of the vote, `YYYY-MM-DD`. */
+  day: string;
+  helpful: boolean;
+  comment: string;
+}
+
+/** The newest `limit` comments (votes with one), of every doc or of `docId`, newest first. */
+export async function latestComments(db: Database, limit: number, docId?: number): Promise<DocComment[]> {
+  const query = db.knex(db.tables.plugin('svc', 'doc_votes')).where('comment', '<>', '')
+    .orderBy('voted_at', 'desc').orderBy('id', 'desc').limit(limit)
+    .select('doc_id', 'vote_day', 'helpful', 'comment');
+  if (docId !== undefined) query.where({ doc_id: docId });
+  const rows = await query;
+  return rows.map((r: Record<string, unknown>) => ({
+    docId: Number(r.doc_id), day: String(r.vote_day), helpful: Number(r.helpful) === 1, comment: String(r.comment),
+  }));
 }
 
 /** A doc to write (the demo, benchmarks and tests): as wp_insert_post() and wp_set_object_terms() would. */

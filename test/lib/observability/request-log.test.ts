@@ -1,7 +1,13 @@
 /** Request logs: pino's JSON line, or the same record as one readable line for a terminal. */
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { createRequestLogger } from '../../../lib/observability/request-log';
+import { memoryLogger } from '../../../lib/logger';
+import { frontDoor } from '../../../lib/observability/front-door';
+import { Health } from '../../../lib/observability/health';
+import { RequestRecord, createRequestLogger } from '../../../lib/observability/request-log';
+import { NO_TRUSTED_PROXIES } from '../../../lib/wp/http/trusted-proxies';
 
 function sink(): Writable & { text(): string } {
   let out = '';
@@ -32,5 +38,27 @@ describe('request log', () => {
     createRequestLogger(out, 'pretty')({ ...record, aborted: true });
     await new Promise((resolve) => setImmediate(resolve));
     assert.match(out.text(), /^\d\d:\d\d:\d\d\.\d{3} INFO  GET \/wp-json\/support\/v1\/tickets\/7 200 4\.2ms \/support\/v1\/tickets\/\{id\} user=3 ip=203\.0\.113\.9 id=r-1 \(aborted\)\n$/);
+  });
+
+  it('logs the 503 answered while the site opens as a warning (level 40), not an error', async () => {
+    const out = sink();
+    const log = createRequestLogger(out, 'json');
+    const seen: RequestRecord[] = [];
+    const door = frontDoor({ trustedProxies: NO_TRUSTED_PROXIES, health: new Health(memoryLogger()), log: Object.assign((r: RequestRecord) => { seen.push(r); log(r); }, { flush: log.flush }) }, () => null);
+    const server = http.createServer(door).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/wp-json/`);
+      assert.equal(res.status, 503);
+      await res.text();
+      while (!seen.length) await new Promise((resolve) => setTimeout(resolve, 5));
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    await log.flush();
+    const [line] = out.text().trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(line.status, 503);
+    assert.equal(line.starting, true);
+    assert.equal(line.level, 40);
   });
 });

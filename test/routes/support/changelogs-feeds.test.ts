@@ -80,8 +80,36 @@ describe('changelog feeds', function () {
     assert.equal(json.headers['content-type'], 'application/feed+json; charset=UTF-8');
     const doc = JSON.parse(json.body);
     assert.deepEqual(doc.items.map((i: { title: string }) => i.title).slice(0, 2), ['Acme <Widget> & Co 2.0.0', 'Acme <Widget> & Co 2.0.0-rc.1 (pre-release)']);
+    assert.equal(doc.version, 'https://jsonfeed.org/version/1.1', 'JSON Feed 1.1, as docs/changelogs.md says');
     assert.equal((await get('/changelog/widget/feed/xml/')).status, 404);
     assert.equal((await get('/changelog/no-such/feed/')).status, 404);
+  });
+
+  it('dates undated releases by their order, never by the sync that first saw them', async () => {
+    const product = await createProduct(oracle.site, { name: 'Readme', slug: 'readme-dated-by-order' });
+    await upsertReleases(oracle.site, product.postId, [
+      { version: '2.0.0', date: '2026-03-02', notes: 'Two.', url: null },
+      { version: '1.5.0', date: null, notes: 'Undated, between.', url: null },
+      { version: '1.0.0', date: '2026-01-05', notes: 'One.', url: null },
+    ]);
+    // An old release the source adds later, undated: first seen a month after 2.0.0 came out.
+    oracle.clock.advance(30 * 86_400_000);
+    await upsertReleases(oracle.site, product.postId, [{ version: '0.9.0', date: null, notes: 'Old, undated.', url: null }]);
+    const items = xml.parse((await get('/changelog/readme-dated-by-order/feed/')).body).rss.channel.item as Array<Record<string, string>>;
+    assert.deepEqual(items.map((i) => [i.title, i.pubDate]), [
+      ['Readme 2.0.0', 'Mon, 02 Mar 2026 00:00:00 GMT'],
+      ['Readme 1.5.0', 'Mon, 05 Jan 2026 00:00:01 GMT'],
+      ['Readme 1.0.0', 'Mon, 05 Jan 2026 00:00:00 GMT'],
+      ['Readme 0.9.0', 'Sun, 04 Jan 2026 23:59:59 GMT'],
+    ]);
+    const newest = Math.max(...items.map((i) => Date.parse(i.pubDate as string)));
+    assert.equal(newest, Date.parse('2026-03-02T00:00:00Z'), 'the newest version is the newest item');
+    const json = JSON.parse((await get('/changelog/readme-dated-by-order/feed/json/')).body);
+    assert.equal(json.items[3].date_published, '2026-01-04T23:59:59.000Z');
+    // The API still says the changelog gave no date.
+    const api = await request(oracle.app).get('/wp-json/support/v1/changelogs/readme-dated-by-order');
+    assert.deepEqual(api.body.map((r: { version: string; date: string | null }) => [r.version, r.date]),
+      [['2.0.0', '2026-03-02'], ['1.5.0', null], ['1.0.0', '2026-01-05'], ['0.9.0', null]]);
   });
 
   it('answers the same bytes and ETag later on (updated is no request time), and 304 to If-None-Match and If-Modified-Since', async () => {

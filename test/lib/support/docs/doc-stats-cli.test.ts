@@ -38,7 +38,20 @@ describe('understudy doc stats', function () {
   it('lists every doc with votes as JSON', async () => {
     const run = await cli(['doc', 'stats', '--format=json'], env);
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(JSON.parse(run.stdout), [{ id: voted, title: 'Voted & discussed', status: 'publish', helpful: 2, not_helpful: 1, comments: 2 }]);
+    const [row] = JSON.parse(run.stdout);
+    assert.deepEqual({ ...row, latest_comments: undefined }, { id: voted, title: 'Voted & discussed', status: 'publish', helpful: 2, not_helpful: 1, comments: 2, latest_comments: undefined });
+    assert.deepEqual(row.latest_comments.map((c: { helpful: boolean; comment: string }) => [c.helpful, c.comment]), [[false, 'Wrong screenshot'], [true, 'Thanks']]);
+    assert.match(row.latest_comments[0].day, /^\d{4}-\d\d-\d\d$/);
+  });
+
+  it('shows the comments\' text under the counts, newest first, as many as --comments asks', async () => {
+    const run = await cli(['doc', 'stats'], env);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /Newest comments:\n.*\n\| id +\| day +\| vote +\| comment +\|/);
+    assert.match(run.stdout, new RegExp(`\\| ${voted} +\\| \\d{4}-\\d\\d-\\d\\d \\| not helpful \\| Wrong screenshot \\|\\n\\| ${voted} +\\| \\S+ +\\| helpful +\\| Thanks +\\|`));
+    const one = await cli(['doc', 'stats', '--comments=1', '--json'], env);
+    assert.deepEqual(JSON.parse(one.stdout)[0].latest_comments.map((c: { comment: string }) => c.comment), ['Wrong screenshot']);
+    assert.doesNotMatch((await cli(['doc', 'stats', String(quiet)], env)).stdout, /Newest comments/);
   });
 
   it('shows one doc, votes or not, as a table', async () => {
