@@ -44,12 +44,29 @@ export interface NetworkUser {
   superAdmin?: boolean;
 }
 
+export interface NetworkSiteSpec {
+  path: string;
+  /** Default: the network's domain (a subdirectory site); another domain is a site mapped to its own domain. */
+  domain?: string;
+  /** wp_blogs flags set after the site is made (update_blog_status()). */
+  archived?: boolean;
+  spam?: boolean;
+  deleted?: boolean;
+}
+
 export interface WordPressNetworkOptions {
   db: Extract<DbTarget, { client: 'mysql' }>;
   salts: SaltConstants;
-  /** Site paths beside the main site's `/`, created in order as blogs 2, 3, … */
-  sitePaths: string[];
+  /** The sites beside the main site, created in order as blogs 2, 3, … */
+  sites: NetworkSiteSpec[];
   users: NetworkUser[];
+  /**
+   * The network's domain (default `network.test`). Requests go to 127.0.0.1:<port> with it as Host:
+   * WordPress keeps no port in a site's domain (wpmu_create_blog() drops the colon).
+   */
+  domain?: string;
+  /** A subdomain install (SUBDOMAIN_INSTALL); default subdirectories. */
+  subdomain?: boolean;
 }
 
 /** What PHP decided for one request (the must-use probe). */
@@ -71,9 +88,9 @@ export interface PhpAnswer {
 }
 
 export interface RunningNetwork {
-  /** http://127.0.0.1:<port>: the main site. */
+  /** http://<domain>: the main site's address (served on 127.0.0.1:<port>). */
   url: string;
-  /** `127.0.0.1:<port>`: the network's domain, as wp_site and wp_blogs hold it. */
+  /** The network's domain, as wp_site and wp_blogs hold it. */
   domain: string;
   db: Extract<DbTarget, { client: 'mysql' }>;
   salts: SaltConstants;
@@ -85,26 +102,28 @@ export interface RunningNetwork {
   signIn(login: string, password: string, sitePath?: string): Promise<{ cookies: Record<string, string>; setCookies: string[] }>;
   /** A `wp_rest` nonce made by PHP for the signed-in cookies (admin-ajax.php?action=rest-nonce). */
   restNonce(cookies: Record<string, string>, sitePath?: string): Promise<string>;
-  /** What PHP decided for a request with this Host and path. */
+  /** What PHP decided for a request with this Host and path: the site found, or PHP's answer (a redirect, a 500) when none was. */
   decision(host: string, pathAndQuery: string): Promise<PhpSiteDecision>;
+  lookUp(host: string, pathAndQuery: string): Promise<{ site: PhpSiteDecision } | { status: number; location?: string }>;
   close(): Promise<void>;
 }
 
 export async function startWordPressNetwork(options: WordPressNetworkOptions): Promise<RunningNetwork> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-wpnet-'));
   const port = await freePort();
-  const domain = `127.0.0.1:${port}`;
+  const domain = options.domain ?? 'network.test';
   const url = `http://${domain}`;
   const probeToken = randomBytes(16).toString('hex');
   layOutNetwork(dir, probeToken);
 
+  const subdomain = options.subdomain ?? false;
   fs.writeFileSync(path.join(dir, 'wp-config.php'), wpConfig(options, dir, null));
-  const installed = runPhp(dir, INSTALL_SCRIPT, { domain, users: options.users });
+  const installed = runPhp(dir, INSTALL_SCRIPT, { domain, subdomain, users: options.users });
   fs.writeFileSync(path.join(dir, 'wp-config.php'), wpConfig(options, dir, domain));
-  const created = runPhp(dir, NETWORK_SCRIPT, { domain, sitePaths: options.sitePaths, users: options.users, adminId: installed.adminId });
+  const created = runPhp(dir, NETWORK_SCRIPT, { domain, sites: options.sites, users: options.users, adminId: installed.adminId });
   const userIds = created.userIds as Record<string, number>;
 
-  const child = spawn('php', ['-S', domain, '-t', dir, path.join(dir, 'router.php')], {
+  const child = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', dir, path.join(dir, 'router.php')], {
     cwd: dir, detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PHP_CLI_SERVER_WORKERS: '2' },
   });
   let log = '';
@@ -116,10 +135,15 @@ export async function startWordPressNetwork(options: WordPressNetworkOptions): P
 
   const request = (pathAndQuery: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) =>
     phpRequest(port, pathAndQuery, { method: init.method ?? 'GET', headers: { host: domain, ...init.headers }, body: init.body });
-  const decision = async (host: string, pathAndQuery: string) => {
+  const lookUp = async (host: string, pathAndQuery: string): Promise<{ site: PhpSiteDecision } | { status: number; location?: string }> => {
     const res = await phpRequest(port, pathAndQuery, { method: 'GET', headers: { host, 'x-understudy-which-site': probeToken } });
-    if (res.status !== 200) throw new Error(`PHP answered ${res.status} for ${host}${pathAndQuery}: ${res.body.slice(0, 300)}`);
-    return JSON.parse(res.body) as PhpSiteDecision;
+    if (res.status === 200 && res.headers['content-type'] === 'application/json') return { site: JSON.parse(res.body) as PhpSiteDecision };
+    return { status: res.status, location: typeof res.headers.location === 'string' ? res.headers.location : undefined };
+  };
+  const decision = async (host: string, pathAndQuery: string) => {
+    const found = await lookUp(host, pathAndQuery);
+    if ('site' in found) return found.site;
+    throw new Error(`PHP found no site for ${host}${pathAndQuery}: ${found.status} ${found.location ?? ''}`);
   };
 
   try {
@@ -130,7 +154,7 @@ export async function startWordPressNetwork(options: WordPressNetworkOptions): P
   }
 
   return {
-    url, domain, db: options.db, salts: options.salts, userIds, request, decision,
+    url, domain, db: options.db, salts: options.salts, userIds, request, decision, lookUp,
     async signIn(login, password, sitePath = '/') {
       const body = new URLSearchParams({ log: login, pwd: password, 'wp-submit': 'Log In', testcookie: '1' }).toString();
       const res = await request(`${sitePath}wp-login.php`, {
@@ -178,7 +202,7 @@ function layOutNetwork(dir: string, probeToken: string): void {
   fs.writeFileSync(path.join(dir, 'router.php'), ROUTER);
 }
 
-/** wp-config.php: single site while installing (`networkDomain` null), then the subdirectory network. */
+/** wp-config.php: single site while installing (`networkDomain` null), then the network. */
 function wpConfig(options: WordPressNetworkOptions, dir: string, networkDomain: string | null): string {
   const { db, salts } = options;
   const constants: Record<string, string | number | boolean> = {
@@ -189,7 +213,7 @@ function wpConfig(options: WordPressNetworkOptions, dir: string, networkDomain: 
   };
   if (networkDomain) {
     Object.assign(constants, {
-      WP_ALLOW_MULTISITE: true, MULTISITE: true, SUBDOMAIN_INSTALL: false, DOMAIN_CURRENT_SITE: networkDomain,
+      WP_ALLOW_MULTISITE: true, MULTISITE: true, SUBDOMAIN_INSTALL: options.subdomain ?? false, DOMAIN_CURRENT_SITE: networkDomain,
       PATH_CURRENT_SITE: '/', SITE_ID_CURRENT_SITE: 1, BLOG_ID_CURRENT_SITE: 1,
     });
   }
@@ -230,6 +254,8 @@ define( 'WP_INSTALLING', true );
 require ABSPATH . 'wp-load.php';
 require_once ABSPATH . 'wp-admin/includes/upgrade.php';
 add_filter( 'pre_wp_mail', '__return_false' );
+// populate_network() probes a random subdomain over HTTP on a subdomain install: nothing leaves the test.
+add_filter( 'pre_http_request', function () { return new WP_Error( 'offline', 'No requests from the test network' ); } );
 $url = 'http://' . $input['domain'];
 $installed = wp_install( 'Main site', 'admin', 'admin@example.test', true, '', wp_generate_password( 20 ) );
 update_option( 'siteurl', $url );
@@ -238,8 +264,9 @@ update_option( 'permalink_structure', '/%postname%/' );
 // As wp-admin/network.php does: the network tables get their names before they are created.
 foreach ( $wpdb->tables( 'ms_global' ) as $table => $prefixed ) { $wpdb->$table = $prefixed; }
 install_network();
-$result = populate_network( 1, $input['domain'], 'admin@example.test', 'Understudy network', '/', false );
-if ( is_wp_error( $result ) ) { fwrite( STDERR, $result->get_error_message() ); exit( 1 ); }
+$result = populate_network( 1, $input['domain'], 'admin@example.test', 'Understudy network', '/', $input['subdomain'] );
+// As wp-admin/network.php does, a subdomain install's failed wildcard DNS probe is a warning, not a failure.
+if ( is_wp_error( $result ) && 'no_wildcard_dns' !== $result->get_error_code() ) { fwrite( STDERR, $result->get_error_message() ); exit( 1 ); }
 echo wp_json_encode( array( 'adminId' => (int) $installed['user_id'] ) ), "\\n";
 `;
 
@@ -248,12 +275,16 @@ const NETWORK_SCRIPT = `${CLI_PRELUDE}
 require ABSPATH . 'wp-load.php';
 add_filter( 'pre_wp_mail', '__return_false' );
 $blogs = array( 1 );
-foreach ( $input['sitePaths'] as $i => $site_path ) {
-	$blog = wpmu_create_blog( $input['domain'], $site_path, 'Site ' . ( $i + 2 ), (int) $input['adminId'] );
+foreach ( $input['sites'] as $i => $site ) {
+	$domain = isset( $site['domain'] ) ? $site['domain'] : $input['domain'];
+	$blog = wpmu_create_blog( $domain, $site['path'], 'Site ' . ( $i + 2 ), (int) $input['adminId'] );
 	if ( is_wp_error( $blog ) ) { fwrite( STDERR, $blog->get_error_message() ); exit( 1 ); }
 	switch_to_blog( $blog );
 	update_option( 'permalink_structure', '/%postname%/' );
 	restore_current_blog();
+	foreach ( array( 'archived', 'spam', 'deleted' ) as $flag ) {
+		if ( ! empty( $site[ $flag ] ) ) { update_blog_status( $blog, $flag, '1' ); }
+	}
 	$blogs[] = $blog;
 }
 $ids = array( 'admin' => (int) $input['adminId'] );

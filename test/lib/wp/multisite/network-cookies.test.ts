@@ -40,7 +40,7 @@ describe('cookies and REST nonces of a real WordPress subdirectory network', fun
     }
     scratch = await scratchDatabase();
     if (scratch.target.client !== 'mysql') throw new Error('unreachable: the skip reason covers SQLite');
-    net = await startWordPressNetwork({ db: scratch.target, salts: ORACLE_SALTS, sitePaths: ['/two/', '/three/'], users: [CUSTOMER] });
+    net = await startWordPressNetwork({ db: scratch.target, salts: ORACLE_SALTS, sites: [{ path: '/two/' }, { path: '/three/' }], users: [CUSTOMER] });
     signedIn = await net.signIn(CUSTOMER.login, CUSTOMER.password);
     nonce = await net.restNonce(signedIn.cookies, '/two/');
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-net-'));

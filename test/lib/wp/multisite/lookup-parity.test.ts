@@ -1,0 +1,112 @@
+/**
+ * The site lookup and the cookie constants against real WordPress 6.1 (Debian's package): a
+ * subdirectory network on network.test (a site at /two/, an archived one at /three/, one mapped
+ * to its own domain) and a subdomain network on example.test, each built with WordPress's own
+ * install functions. For each address, what PHP decided (the site, or its redirect) is what
+ * Understudy decides, and the cookie constants PHP defined there are the ones Understudy computes.
+ */
+import assert from 'node:assert/strict';
+import { networkCookieConstants } from '../../../../lib/wp/auth/cookie-constants';
+import { Database, connect } from '../../../../lib/wp/db/database';
+import { Tables } from '../../../../lib/wp/db/tables';
+import { NetworkInstall, SiteLookup } from '../../../../lib/wp/multisite/lookup';
+import { cookieDomainOf } from '../../../../lib/wp/multisite/network';
+import { NetworkSites } from '../../../../lib/wp/multisite/sites';
+import { MultisiteStore } from '../../../../lib/wp/multisite/store';
+import { ScratchDatabase, scratchDatabase } from '../../../harness/db';
+import { ORACLE_SALTS } from '../../../harness/oracle';
+import { RunningNetwork, startWordPressNetwork, wordpressNetworkSkipReason } from '../../../harness/wordpress-network';
+
+interface Built {
+  scratch: ScratchDatabase;
+  net: RunningNetwork;
+  db: Database;
+  sites: NetworkSites;
+  install: NetworkInstall;
+}
+
+describe('multisite lookup and cookie constants against real WordPress networks', function () {
+  this.timeout(240_000);
+  const built: Built[] = [];
+  let subdirectory: Built;
+  let subdomain: Built;
+
+  async function build(domain: string, subdomain: boolean, sites: Parameters<typeof startWordPressNetwork>[0]['sites']): Promise<Built> {
+    const scratch = await scratchDatabase();
+    if (scratch.target.client !== 'mysql') throw new Error('unreachable: the skip reason covers SQLite');
+    const net = await startWordPressNetwork({ db: scratch.target, salts: ORACLE_SALTS, sites, users: [], domain, subdomain });
+    const db = connect({ target: scratch.target, tables: new Tables({ prefix: 'wp_' }) });
+    const install: NetworkInstall = { subdomainInstall: subdomain, current: { domain: net.domain, path: '/', networkId: 1 } };
+    const entry = { scratch, net, db, install, sites: new NetworkSites(new MultisiteStore(db), install) };
+    built.push(entry);
+    return entry;
+  }
+
+  before(async function () {
+    const skip = wordpressNetworkSkipReason();
+    if (skip) {
+      console.log(`      skipped: ${skip}`);
+      this.skip();
+    }
+    subdirectory = await build('network.test', false, [{ path: '/two/' }, { path: '/three/', archived: true }, { path: '/', domain: 'mapped.test' }]);
+    subdomain = await build('example.test', true, [{ path: '/', domain: 'two.example.test' }, { path: '/', domain: 'mapped.test' }]);
+  });
+
+  after(async () => {
+    for (const { net, db, scratch } of built) {
+      await db.close();
+      await net.close();
+      await scratch.drop();
+    }
+  });
+
+  /** Understudy's decision in PHP's terms: the blog ID, or the status and Location PHP answers. */
+  function understudyAnswer(found: SiteLookup): number | string {
+    if (found.found === 'site') return found.site.blogId;
+    return found.found === 'redirect' ? `302 ${found.location}` : '500';
+  }
+
+  async function compare(b: Built, host: string, uri: string): Promise<void> {
+    const admin = /\/wp-admin\//.test(uri.split('?')[0] ?? '');
+    const php = await b.net.lookUp(host, uri);
+    const phpAnswer = 'site' in php ? php.site.blog_id : `${php.status}${php.location ? ` ${php.location}` : ''}`;
+    const found = await b.sites.lookUp({ host, uri, admin, secure: false });
+    assert.equal(understudyAnswer(found), phpAnswer, `${host}${uri}`);
+    if (!('site' in php) || found.found !== 'site') return;
+
+    const siteUrl = await b.db.knex(found.site.blogId === 1 ? 'wp_options' : `wp_${found.site.blogId}_options`)
+      .where({ option_name: 'siteurl' }).first('option_value');
+    const ours = networkCookieConstants({
+      networkSiteUrl: found.network.siteUrl, networkPath: found.network.path, networkCookieDomain: cookieDomainOf(found.network),
+      subdomainInstall: b.install.subdomainInstall, siteUrl: String(siteUrl.option_value),
+    });
+    assert.deepEqual({
+      COOKIEHASH: ours.hash, COOKIEPATH: ours.cookiePath, SITECOOKIEPATH: ours.siteCookiePath, ADMIN_COOKIE_PATH: ours.adminCookiePath,
+      PLUGINS_COOKIE_PATH: ours.pluginsCookiePath, COOKIE_DOMAIN: ours.cookieDomain,
+    }, {
+      COOKIEHASH: php.site.COOKIEHASH, COOKIEPATH: php.site.COOKIEPATH, SITECOOKIEPATH: php.site.SITECOOKIEPATH,
+      ADMIN_COOKIE_PATH: php.site.ADMIN_COOKIE_PATH, PLUGINS_COOKIE_PATH: php.site.PLUGINS_COOKIE_PATH, COOKIE_DOMAIN: php.site.COOKIE_DOMAIN,
+    }, `cookie constants at ${host}${uri}`);
+  }
+
+  it('a subdirectory network: sites by path, REST, ?rest_route=, admin-ajax.php, no such path, a mapped domain, ports, www.', async () => {
+    const host = subdirectory.net.domain;
+    const addresses: Array<[string, string]> = [
+      [host, '/'], [host, '/two/'], [host, '/two'], [host, '/two/wp-json/wp/v2/users/me'], [host, '/two/?rest_route=/wp/v2/users/me'],
+      [host, '/?rest_route=/two/'], [host, '/two/wp-admin/admin-ajax.php?action=heartbeat'], [host, '/wp-admin/admin-ajax.php'],
+      [host, '/nosuch/wp-json/'], [host, '/TWO/wp-json/'], [host, '/three/wp-json/'], [host.toUpperCase(), '/two/'],
+      [`www.${host}`, '/two/'], ['mapped.test', '/wp-json/'], ['www.mapped.test', '/two/'], ['mapped.test:80', '/'],
+      [`${host}:443`, '/two/wp-json/'], [`${host}:8080`, '/two/'], ['other.test', '/two/'],
+    ];
+    for (const [h, uri] of addresses) await compare(subdirectory, h, uri);
+  });
+
+  it('a subdomain network: sites by host, paths that never count, an unknown subdomain, a mapped domain', async () => {
+    const addresses: Array<[string, string]> = [
+      ['example.test', '/'], ['example.test', '/two/wp-json/'], ['two.example.test', '/wp-json/wp/v2/users/me'],
+      ['two.example.test', '/two/'], ['two.example.test:443', '/wp-admin/admin-ajax.php'], ['two.example.test:8080', '/'],
+      ['nosuch.example.test', '/wp-json/'], ['mapped.test', '/?rest_route=/'], ['www.two.example.test', '/'],
+    ];
+    for (const [h, uri] of addresses) await compare(subdomain, h, uri);
+  });
+});
