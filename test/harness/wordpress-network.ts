@@ -42,6 +42,8 @@ export interface NetworkUser {
   /** Role per blog ID; a user on no blog of the list is on none (not even the main site). */
   roles: Record<number, string>;
   superAdmin?: boolean;
+  /** Gives the user an application password (RunningNetwork.appPasswords). */
+  applicationPassword?: boolean;
 }
 
 export interface NetworkSiteSpec {
@@ -94,8 +96,10 @@ export interface RunningNetwork {
   domain: string;
   db: Extract<DbTarget, { client: 'mysql' }>;
   salts: SaltConstants;
-  /** Blog ID of each user by login. */
+  /** User ID of each user by login. */
   userIds: Record<string, number>;
+  /** The application password of each user given one, by login. */
+  appPasswords: Record<string, string>;
   /** One request to PHP with the Host header this network answers to unless given. */
   request(pathAndQuery: string, init?: { method?: string; headers?: Record<string, string>; body?: string }): Promise<PhpAnswer>;
   /** Signs in through `<sitePath>wp-login.php` as a browser would; the cookies WordPress set, by name. */
@@ -122,6 +126,7 @@ export async function startWordPressNetwork(options: WordPressNetworkOptions): P
   fs.writeFileSync(path.join(dir, 'wp-config.php'), wpConfig(options, dir, domain));
   const created = runPhp(dir, NETWORK_SCRIPT, { domain, sites: options.sites, users: options.users, adminId: installed.adminId });
   const userIds = created.userIds as Record<string, number>;
+  const appPasswords = created.appPasswords as Record<string, string>;
 
   const child = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', dir, path.join(dir, 'router.php')], {
     cwd: dir, detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PHP_CLI_SERVER_WORKERS: '2' },
@@ -154,7 +159,7 @@ export async function startWordPressNetwork(options: WordPressNetworkOptions): P
   }
 
   return {
-    url, domain, db: options.db, salts: options.salts, userIds, request, decision, lookUp,
+    url, domain, db: options.db, salts: options.salts, userIds, appPasswords, request, decision, lookUp,
     async signIn(login, password, sitePath = '/') {
       const body = new URLSearchParams({ log: login, pwd: password, 'wp-submit': 'Log In', testcookie: '1' }).toString();
       const res = await request(`${sitePath}wp-login.php`, {
@@ -210,6 +215,8 @@ function wpConfig(options: WordPressNetworkOptions, dir: string, networkDomain: 
     DB_HOST: `${db.host ?? '127.0.0.1'}:${db.port ?? 3306}`, DB_CHARSET: 'utf8mb4', DB_COLLATE: '',
     ...(salts as Record<string, string>),
     WP_CONTENT_DIR: path.join(dir, 'wp-content'), DISABLE_WP_CRON: true, WP_DEBUG: false,
+    // Application passwords work over plain HTTP only on a local site.
+    WP_ENVIRONMENT_TYPE: 'local',
   };
   if (networkDomain) {
     Object.assign(constants, {
@@ -288,6 +295,7 @@ foreach ( $input['sites'] as $i => $site ) {
 	$blogs[] = $blog;
 }
 $ids = array( 'admin' => (int) $input['adminId'] );
+$app_passwords = array();
 foreach ( $input['users'] as $user ) {
 	$id = username_exists( $user['login'] );
 	if ( ! $id ) {
@@ -300,9 +308,13 @@ foreach ( $input['users'] as $user ) {
 		elseif ( is_user_member_of_blog( $id, $blog ) ) { remove_user_from_blog( $id, $blog ); }
 	}
 	if ( ! empty( $user['superAdmin'] ) ) { grant_super_admin( $id ); }
+	if ( ! empty( $user['applicationPassword'] ) ) {
+		list( $app_password ) = WP_Application_Passwords::create_new_application_password( $id, array( 'name' => 'test' ) );
+		$app_passwords[ $user['login'] ] = $app_password;
+	}
 	$ids[ $user['login'] ] = (int) $id;
 }
-echo wp_json_encode( array( 'userIds' => $ids ) ), "\\n";
+echo wp_json_encode( array( 'userIds' => $ids, 'appPasswords' => (object) $app_passwords ) ), "\\n";
 `;
 
 /** php -S router: WordPress's subdirectory rewrite rules, then WordPress's own file with our ABSPATH. */

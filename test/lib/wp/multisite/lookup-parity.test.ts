@@ -12,10 +12,15 @@ import { Tables } from '../../../../lib/wp/db/tables';
 import { NetworkInstall, SiteLookup } from '../../../../lib/wp/multisite/lookup';
 import { cookieDomainOf } from '../../../../lib/wp/multisite/network';
 import { NetworkSites } from '../../../../lib/wp/multisite/sites';
+import { siteCheck } from '../../../../lib/wp/multisite/status';
 import { MultisiteStore } from '../../../../lib/wp/multisite/store';
 import { ScratchDatabase, scratchDatabase } from '../../../harness/db';
 import { ORACLE_SALTS } from '../../../harness/oracle';
-import { RunningNetwork, startWordPressNetwork, wordpressNetworkSkipReason } from '../../../harness/wordpress-network';
+import { RunningNetwork, cookieHeader, startWordPressNetwork, wordpressNetworkSkipReason } from '../../../harness/wordpress-network';
+
+/** A super admin who is a member of no site, and a customer of site 2. */
+const BOSS = { login: 'boss', password: 'boss-pass-1234', roles: {}, superAdmin: true, applicationPassword: true };
+const CUSTOMER = { login: 'customer', password: 'customer-pass-1234', roles: { 2: 'subscriber' } };
 
 interface Built {
   scratch: ScratchDatabase;
@@ -31,10 +36,11 @@ describe('multisite lookup and cookie constants against real WordPress networks'
   let subdirectory: Built;
   let subdomain: Built;
 
-  async function build(domain: string, subdomain: boolean, sites: Parameters<typeof startWordPressNetwork>[0]['sites']): Promise<Built> {
+  type Spec = Parameters<typeof startWordPressNetwork>[0];
+  async function build(domain: string, subdomain: boolean, sites: Spec['sites'], users: Spec['users'] = []): Promise<Built> {
     const scratch = await scratchDatabase();
     if (scratch.target.client !== 'mysql') throw new Error('unreachable: the skip reason covers SQLite');
-    const net = await startWordPressNetwork({ db: scratch.target, salts: ORACLE_SALTS, sites, users: [], domain, subdomain });
+    const net = await startWordPressNetwork({ db: scratch.target, salts: ORACLE_SALTS, sites, users, domain, subdomain });
     const db = connect({ target: scratch.target, tables: new Tables({ prefix: 'wp_' }) });
     const install: NetworkInstall = { subdomainInstall: subdomain, current: { domain: net.domain, path: '/', networkId: 1 } };
     const entry = { scratch, net, db, install, sites: new NetworkSites(new MultisiteStore(db), install) };
@@ -48,7 +54,7 @@ describe('multisite lookup and cookie constants against real WordPress networks'
       console.log(`      skipped: ${skip}`);
       this.skip();
     }
-    subdirectory = await build('network.test', false, [{ path: '/two/' }, { path: '/three/', archived: true }, { path: '/', domain: 'mapped.test' }]);
+    subdirectory = await build('network.test', false, [{ path: '/two/' }, { path: '/three/', archived: true }, { path: '/', domain: 'mapped.test' }], [BOSS, CUSTOMER]);
     subdomain = await build('example.test', true, [{ path: '/', domain: 'two.example.test' }, { path: '/', domain: 'mapped.test' }]);
   });
 
@@ -108,5 +114,42 @@ describe('multisite lookup and cookie constants against real WordPress networks'
       ['nosuch.example.test', '/wp-json/'], ['mapped.test', '/?rest_route=/'], ['www.two.example.test', '/'],
     ];
     for (const [h, uri] of addresses) await compare(subdomain, h, uri);
+  });
+
+  describe('an archived site (ms_site_check)', () => {
+    const usersMe = '/three/?rest_route=/wp/v2/users/me';
+    const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
+
+    it('answers 410 with the message Understudy words, as JSON when asked, and as plain text through admin-ajax.php', async () => {
+      const found = await subdirectory.sites.lookUp({ host: subdirectory.net.domain, uri: usersMe, admin: false, secure: false });
+      assert.equal(found.found, 'site');
+      const refusal = siteCheck((found as Extract<SiteLookup, { found: 'site' }>).site, { superAdminByCookie: false });
+      assert.equal(refusal?.status, 410);
+
+      const json = await subdirectory.net.request(usersMe, { headers: { accept: 'application/json' } });
+      assert.equal(json.status, refusal?.status);
+      assert.deepEqual(JSON.parse(json.body), { code: 'wp_die', message: refusal?.message, data: { status: 410 }, additional_errors: [] });
+      const html = await subdirectory.net.request(usersMe);
+      assert.equal(html.status, 410);
+      assert.match(html.headers['content-type'] ?? '', /^text\/html/);
+      assert.ok(html.body.includes(refusal?.message ?? '?'));
+      const ajax = await subdirectory.net.request('/three/wp-admin/admin-ajax.php?action=rest-nonce');
+      assert.deepEqual([ajax.status, ajax.body], [410, refusal?.message]);
+    });
+
+    it('lets a super admin through only when signed in by cookie: not by application password, and never a customer', async () => {
+      const host = subdirectory.net;
+      const boss = await host.signIn(BOSS.login, BOSS.password);
+      const bossNonce = await host.restNonce(boss.cookies);
+      const customer = await host.signIn(CUSTOMER.login, CUSTOMER.password, '/two/');
+      const customerNonce = await host.restNonce(customer.cookies, '/two/');
+      const status = async (headers: Record<string, string>, uri = usersMe) => (await host.request(uri, { headers })).status;
+
+      assert.equal(await status({ cookie: cookieHeader(boss.cookies), 'x-wp-nonce': bossNonce }), 200);
+      assert.equal(await status({ cookie: cookieHeader(boss.cookies) }), 401, 'past the site check, then signed out by REST for want of a nonce');
+      assert.equal(await status({ authorization: basic(BOSS.login, host.appPasswords[BOSS.login] ?? '') }, '/two/?rest_route=/wp/v2/users/me'), 200);
+      assert.equal(await status({ authorization: basic(BOSS.login, host.appPasswords[BOSS.login] ?? '') }), 410);
+      assert.equal(await status({ cookie: cookieHeader(customer.cookies), 'x-wp-nonce': customerNonce }), 410);
+    });
   });
 });
