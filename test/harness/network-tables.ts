@@ -13,6 +13,8 @@ export interface NetworkRow {
   path: string;
   /** The network's `siteurl` option; populate_network() stores `http://<domain><path>`'s main site address with a slash. */
   siteUrl?: string;
+  /** The network's `main_site` option (default 1). */
+  mainSiteId?: number;
 }
 
 export interface BlogRow {
@@ -47,6 +49,7 @@ export async function insertNetwork(knex: Knex, prefix: string, network: Network
   await knex(`${prefix}sitemeta`).insert([
     { site_id: network.id, meta_key: 'siteurl', meta_value: siteUrl },
     { site_id: network.id, meta_key: 'subdomain_install', meta_value: '0' },
+    { site_id: network.id, meta_key: 'main_site', meta_value: String(network.mainSiteId ?? 1) },
   ]);
 }
 

@@ -75,6 +75,7 @@ export interface WordPressNetworkOptions {
 export interface PhpSiteDecision {
   blog_id: number;
   network_id: number;
+  main_site_id: number;
   COOKIEHASH: string;
   COOKIEPATH: string;
   SITECOOKIEPATH: string;
@@ -351,7 +352,7 @@ add_action( 'plugins_loaded', function () {
 	}
 	header( 'Content-Type: application/json' );
 	echo wp_json_encode( array(
-		'blog_id' => get_current_blog_id(), 'network_id' => get_current_network_id(), 'COOKIEHASH' => COOKIEHASH,
+		'blog_id' => get_current_blog_id(), 'network_id' => get_current_network_id(), 'main_site_id' => get_main_site_id(), 'COOKIEHASH' => COOKIEHASH,
 		'COOKIEPATH' => COOKIEPATH, 'SITECOOKIEPATH' => SITECOOKIEPATH, 'ADMIN_COOKIE_PATH' => ADMIN_COOKIE_PATH,
 		'PLUGINS_COOKIE_PATH' => PLUGINS_COOKIE_PATH, 'COOKIE_DOMAIN' => COOKIE_DOMAIN,
 	) );

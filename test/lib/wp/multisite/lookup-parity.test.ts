@@ -79,6 +79,7 @@ describe('multisite lookup and cookie constants against real WordPress networks'
     const found = await b.sites.lookUp({ host, uri, admin, secure: false });
     assert.equal(understudyAnswer(found), phpAnswer, `${host}${uri}`);
     if (!('site' in php) || found.found !== 'site') return;
+    assert.deepEqual([found.network.id, found.network.mainSiteId], [php.site.network_id, php.site.main_site_id], `network at ${host}${uri}`);
 
     const siteUrl = await b.db.knex(found.site.blogId === 1 ? 'wp_options' : `wp_${found.site.blogId}_options`)
       .where({ option_name: 'siteurl' }).first('option_value');

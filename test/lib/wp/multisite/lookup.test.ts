@@ -102,12 +102,12 @@ describe('multisite: which site a request is for', function () {
       });
     }
 
-    it('gives the network with its siteurl (the cookie hash) and the flags of the site', async () => {
+    it('gives the network with its siteurl (the cookie hash) and main site, and the flags of the site', async () => {
       const found = await new NetworkSites(subdirectory, SUBDIRECTORY).lookUp(get('example.test', '/three/wp-json/'));
       assert.equal(found.found, 'site');
       if (found.found !== 'site') return;
-      assert.deepEqual({ id: found.network.id, domain: found.network.domain, path: found.network.path, siteUrl: found.network.siteUrl },
-        { id: 1, domain: 'example.test', path: '/', siteUrl: 'http://example.test/' });
+      const { id, domain, path, siteUrl, mainSiteId } = found.network;
+      assert.deepEqual({ id, domain, path, siteUrl, mainSiteId }, { id: 1, domain: 'example.test', path: '/', siteUrl: 'http://example.test/', mainSiteId: 1 });
       assert.equal(found.site.archived, true);
     });
   });
