@@ -55,7 +55,8 @@ export function requestAddress(request: Pick<SiteRequest, 'host' | 'uri' | 'admi
   if (domain.endsWith(':80')) domain = domain.slice(0, -3);
   else if (domain.endsWith(':443')) domain = domain.slice(0, -4);
   let path = stripslashes(request.uri);
-  if (request.admin) path = path.replace(/^(.*)\/wp-admin\/.*$/s, '$1/');
+  // As PHP does, on the whole URI: a `/wp-admin/` in the query string can be the last one.
+  if (request.admin) path = path.replace(/^(.*)\/wp-admin\/.*$/, '$1/');
   return { domain, path: path.split('?')[0] ?? '' };
 }
 

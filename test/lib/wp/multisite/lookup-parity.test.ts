@@ -100,7 +100,8 @@ describe('multisite lookup and cookie constants against real WordPress networks'
     const host = subdirectory.net.domain;
     const addresses: Array<[string, string]> = [
       [host, '/'], [host, '/two/'], [host, '/two'], [host, '/two/wp-json/wp/v2/users/me'], [host, '/two/?rest_route=/wp/v2/users/me'],
-      [host, '/?rest_route=/two/'], [host, '/two/wp-admin/admin-ajax.php?action=heartbeat'], [host, '/wp-admin/admin-ajax.php'],
+      [host, '/?rest_route=/two/'], [host, '/two/wp-admin/admin-ajax.php?action=heartbeat'], [host, '/wp-admin/admin-ajax.php'], [host, '/wp-admin/admin-ajax.php?to=/two/wp-admin/'],
+      [host, '/two/wp-admin/admin-ajax.php?to=/x/wp-admin/'],
       [host, '/nosuch/wp-json/'], [host, '/TWO/wp-json/'], [host, '/three/wp-json/'], [host.toUpperCase(), '/two/'],
       [`www.${host}`, '/two/'], ['mapped.test', '/wp-json/'], ['www.mapped.test', '/two/'], ['mapped.test:80', '/'],
       [`${host}:443`, '/two/wp-json/'], [`${host}:8080`, '/two/'], ['other.test', '/two/'],

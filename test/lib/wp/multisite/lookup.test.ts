@@ -84,6 +84,8 @@ describe('multisite: which site a request is for', function () {
       ['?rest_route= on the main site (the query never counts)', get('example.test', '/?rest_route=/two/'), 1],
       ["a site's admin-ajax.php", get('example.test', '/two/wp-admin/admin-ajax.php?action=x', { admin: true }), 2],
       ["the main site's admin-ajax.php", get('example.test', '/wp-admin/admin-ajax.php', { admin: true }), 1],
+      ['an admin path cut at its last /wp-admin/, the query included', get('example.test', '/wp-admin/admin-ajax.php?to=/two/wp-admin/', { admin: true }), 1],
+      ['a query that cuts a site admin path short', get('example.test', '/two/wp-admin/admin-ajax.php?to=/x/wp-admin/', { admin: true }), 2],
       ['a path naming no site: the main site', get('example.test', '/nosuch/wp-json/'), 1],
       ['a path in other letters (the tables compare case-insensitively)', get('example.test', '/TWO/wp-json/'), 2],
       ['a host in capitals', get('EXAMPLE.TEST', '/two/'), 2],
