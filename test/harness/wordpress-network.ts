@@ -97,6 +97,8 @@ export interface RunningNetwork {
   domain: string;
   db: Extract<DbTarget, { client: 'mysql' }>;
   salts: SaltConstants;
+  /** The network's wp-config.php (removed by close()). */
+  configFile: string;
   /** User ID of each user by login. */
   userIds: Record<string, number>;
   /** The application password of each user given one, by login. */
@@ -160,7 +162,7 @@ export async function startWordPressNetwork(options: WordPressNetworkOptions): P
   }
 
   return {
-    url, domain, db: options.db, salts: options.salts, userIds, appPasswords, request, decision, lookUp,
+    url, domain, db: options.db, salts: options.salts, configFile: path.join(dir, 'wp-config.php'), userIds, appPasswords, request, decision, lookUp,
     async signIn(login, password, sitePath = '/') {
       const body = new URLSearchParams({ log: login, pwd: password, 'wp-submit': 'Log In', testcookie: '1' }).toString();
       const res = await request(`${sitePath}wp-login.php`, {

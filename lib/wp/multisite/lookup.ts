@@ -19,8 +19,8 @@ import { Network, NetworkSite } from './network';
 export interface NetworkInstall {
   /** SUBDOMAIN_INSTALL (or the older VHOST 'yes'). */
   subdomainInstall: boolean;
-  /** DOMAIN_CURRENT_SITE and PATH_CURRENT_SITE (both defined), with SITE_ID_CURRENT_SITE (default 1). */
-  current?: { domain: string; path: string; networkId: number };
+  /** DOMAIN_CURRENT_SITE and PATH_CURRENT_SITE (both defined), with SITE_ID_CURRENT_SITE (default 1) and BLOG_ID_CURRENT_SITE. */
+  current?: { domain: string; path: string; networkId: number; mainSiteId?: number };
   /** NOBLOGREDIRECT: where a subdomain install sends an address that names no site (`%siteurl%`: the network). */
   noBlogRedirect?: string;
 }
@@ -161,10 +161,13 @@ export function networkByPath(networks: Network[], domain: string, path: string,
   return matching.find((n) => ((n.domain === domain || `www.${n.domain}` === domain) && paths.includes(n.path)) || n.path === '/') ?? null;
 }
 
-/** The network the constants describe: their domain and path, with what the table holds of it (siteurl, main site). */
+/** The network the constants describe: their domain, path and main site, with what the tables hold of it (siteurl, main site). */
 function constantNetwork(current: NonNullable<NetworkInstall['current']>, networks: Network[]): Network {
   const stored = networkById(networks, current.networkId);
-  return { id: current.networkId, domain: current.domain, path: current.path, siteUrl: stored?.siteUrl ?? null, mainSiteId: stored?.mainSiteId ?? null };
+  return {
+    id: current.networkId, domain: current.domain, path: current.path, siteUrl: stored?.siteUrl ?? null,
+    mainSiteId: current.mainSiteId ?? stored?.mainSiteId ?? null,
+  };
 }
 
 function networkById(networks: Network[], id: number): Network | null {

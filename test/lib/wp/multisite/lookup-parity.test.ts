@@ -9,11 +9,13 @@ import assert from 'node:assert/strict';
 import { networkCookieConstants } from '../../../../lib/wp/auth/cookie-constants';
 import { Database, connect } from '../../../../lib/wp/db/database';
 import { Tables } from '../../../../lib/wp/db/tables';
+import { networkInstallOf } from '../../../../lib/wp/multisite/install';
 import { NetworkInstall, SiteLookup } from '../../../../lib/wp/multisite/lookup';
 import { cookieDomainOf } from '../../../../lib/wp/multisite/network';
 import { NetworkSites } from '../../../../lib/wp/multisite/sites';
 import { siteCheck } from '../../../../lib/wp/multisite/status';
 import { MultisiteStore } from '../../../../lib/wp/multisite/store';
+import { readWpConfig } from '../../../../lib/wp/wp-config';
 import { ScratchDatabase, scratchDatabase } from '../../../harness/db';
 import { ORACLE_SALTS } from '../../../harness/oracle';
 import { RunningNetwork, cookieHeader, startWordPressNetwork, wordpressNetworkSkipReason } from '../../../harness/wordpress-network';
@@ -42,7 +44,9 @@ describe('multisite lookup and cookie constants against real WordPress networks'
     if (scratch.target.client !== 'mysql') throw new Error('unreachable: the skip reason covers SQLite');
     const net = await startWordPressNetwork({ db: scratch.target, salts: ORACLE_SALTS, sites, users, domain, subdomain });
     const db = connect({ target: scratch.target, tables: new Tables({ prefix: 'wp_' }) });
-    const install: NetworkInstall = { subdomainInstall: subdomain, current: { domain: net.domain, path: '/', networkId: 1 } };
+    // What Understudy reads of the network's own wp-config.php.
+    const install = networkInstallOf(readWpConfig(net.configFile));
+    assert.deepEqual(install, { subdomainInstall: subdomain, current: { domain, path: '/', networkId: 1, mainSiteId: 1 } });
     const entry = { scratch, net, db, install, sites: new NetworkSites(new MultisiteStore(db), install) };
     built.push(entry);
     return entry;
