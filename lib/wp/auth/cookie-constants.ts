@@ -5,7 +5,7 @@
  * cookies sit on the network's path, so every site of it receives them. WordPress defines each one
  * only when wp-config.php has not, and derives the later ones from the earlier ones as defined.
  */
-import { CookieNames, cookieHash } from './cookies';
+import { CookieNames, cookieHash, cookieNames } from './cookies';
 
 export interface CookieConstants {
   /** COOKIEHASH: the md5 of get_site_option('siteurl'), empty when that is. */
@@ -77,13 +77,12 @@ export function networkCookieConstants(inputs: NetworkCookieInputs, defined: Def
 
 /** The names from the hash and PLUGINS_COOKIE_PATH from WP_PLUGIN_URL (WP_CONTENT_URL, default siteurl/wp-content, + /plugins). */
 function finish(siteUrl: string, partial: Omit<CookieConstants, 'names' | 'pluginsCookiePath'>, defined: DefinedCookieConstants): CookieConstants {
-  const { hash } = partial;
+  const names = cookieNames(partial.hash);
   const pluginUrl = defined.WP_PLUGIN_URL ?? `${defined.WP_CONTENT_URL ?? `${siteUrl}/wp-content`}/plugins`;
   return {
     ...partial,
     names: {
-      auth: defined.AUTH_COOKIE ?? `wordpress_${hash}`, secureAuth: defined.SECURE_AUTH_COOKIE ?? `wordpress_sec_${hash}`,
-      loggedIn: defined.LOGGED_IN_COOKIE ?? `wordpress_logged_in_${hash}`,
+      auth: defined.AUTH_COOKIE ?? names.auth, secureAuth: defined.SECURE_AUTH_COOKIE ?? names.secureAuth, loggedIn: defined.LOGGED_IN_COOKIE ?? names.loggedIn,
     },
     pluginsCookiePath: defined.PLUGINS_COOKIE_PATH ?? urlPath(pluginUrl),
   };
