@@ -121,13 +121,13 @@ export async function startWordPressNetwork(options: WordPressNetworkOptions): P
   const domain = options.domain ?? 'network.test';
   const url = `http://${domain}`;
   const probeToken = randomBytes(16).toString('hex');
-  layOutNetwork(dir, probeToken);
-
-  const subdomain = options.subdomain ?? false;
-  fs.writeFileSync(path.join(dir, 'wp-config.php'), wpConfig(options, dir, null));
-  const installed = runPhp(dir, INSTALL_SCRIPT, { domain, subdomain, users: options.users });
-  fs.writeFileSync(path.join(dir, 'wp-config.php'), wpConfig(options, dir, domain));
-  const created = runPhp(dir, NETWORK_SCRIPT, { domain, sites: options.sites, users: options.users, adminId: installed.adminId });
+  let created: Record<string, unknown>;
+  try {
+    created = installNetwork(dir, probeToken, domain, options);
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   const userIds = created.userIds as Record<string, number>;
   const appPasswords = created.appPasswords as Record<string, string>;
 
@@ -189,6 +189,15 @@ export async function startWordPressNetwork(options: WordPressNetworkOptions): P
     },
     close: stop,
   };
+}
+
+/** WordPress's files and our own in `dir`, then the main site, the network, its sites and users, under php-cli. */
+function installNetwork(dir: string, probeToken: string, domain: string, options: WordPressNetworkOptions): Record<string, unknown> {
+  layOutNetwork(dir, probeToken);
+  fs.writeFileSync(path.join(dir, 'wp-config.php'), wpConfig(options, dir, null));
+  const installed = runPhp(dir, INSTALL_SCRIPT, { domain, subdomain: options.subdomain ?? false, users: options.users });
+  fs.writeFileSync(path.join(dir, 'wp-config.php'), wpConfig(options, dir, domain));
+  return runPhp(dir, NETWORK_SCRIPT, { domain, sites: options.sites, users: options.users, adminId: installed.adminId });
 }
 
 /** A Cookie header from cookies by name, values encoded as PHP's setcookie() encodes them. */
