@@ -6,13 +6,15 @@ import { join } from 'node:path';
 import { Logger } from '../logger';
 import { Mailer, createMailer } from '../mail/mailer';
 import { ApplicationPasswords } from './auth/app-passwords';
-import { CookieNames, cookieNames } from './auth/cookies';
+import { CookieNames, cookieHash, cookieNames } from './auth/cookies';
 import { Authenticator } from './auth/current-user';
 import { CapabilityResolver } from './capabilities';
 import { ChangeFeed } from './change-feed';
 import { Clock } from './clock';
 import { SiteConfig } from './config';
 import { Database } from './db/database';
+import { BlogNetwork } from './multisite/networks';
+import { MultisiteStore } from './multisite/store';
 import { ObjectCacheStatus } from './object-cache/status';
 import { OptionStore } from './options';
 import { RateLimiter } from './rate-limit';
@@ -58,9 +60,10 @@ export function createSite(config: SiteConfig, db: Database, clock: Clock, logge
   const appPasswords = new ApplicationPasswords(users, options, clock, config.environmentType);
   const siteUrl = async () => untrailingslash(String(await options.get('siteurl', '')));
   const homeUrl = async () => untrailingslash(String(await options.get('home', '')));
+  const names = cookieNamesOf(config, db, siteUrl);
   const site: Site = {
     config, db, clock, logger, changes, options, users, capabilities, salts,
-    auth: new Authenticator({ users, capabilities, salts, clock, appPasswords, cookieNames: async () => cookieNames(await siteUrl()) }),
+    auth: new Authenticator({ users, capabilities, salts, clock, appPasswords, cookieNames: names }),
     rateLimiter: new RateLimiter(db, clock, logger),
     mailer: createMailer({
       smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox'), logger, defaultFrom: async () => defaultSender(await homeUrl()),
@@ -76,9 +79,7 @@ export function createSite(config: SiteConfig, db: Database, clock: Clock, logge
     async charset() {
       return String((await options.get('blog_charset', '')) || 'UTF-8');
     },
-    async cookieNames() {
-      return cookieNames(await siteUrl());
-    },
+    cookieNames: names,
     async close() {
       await site.rateLimiter.close();
       await site.objectCache.close();
@@ -86,6 +87,16 @@ export function createSite(config: SiteConfig, db: Database, clock: Clock, logge
     },
   };
   return site;
+}
+
+/**
+ * The site's cookie names. A network's come from its own siteurl (wp_cookie_constants() reads
+ * get_site_option()), the same on every site; a single site's from its siteurl, untrailingslashed.
+ */
+function cookieNamesOf(config: SiteConfig, db: Database, siteUrl: () => Promise<string>): () => Promise<CookieNames> {
+  if (!config.multisite) return async () => cookieNames(cookieHash(await siteUrl()));
+  const network = new BlogNetwork(new MultisiteStore(db), config.blogId);
+  return async () => cookieNames(cookieHash((await network.get())?.siteUrl ?? null));
 }
 
 /** WP: wp_mail()'s default sender, `WordPress <wordpress@<site host without www.>>`. */

@@ -173,7 +173,7 @@ function wpConfig(c: ConfigInputs): string {
     + `$table_prefix = ${phpLiteral(c.tablePrefix)};\nrequire_once ABSPATH . 'wp-settings.php';\n`;
 }
 
-function phpLiteral(value: string | number | boolean): string {
+export function phpLiteral(value: string | number | boolean): string {
   if (typeof value !== 'string') return String(value);
   return `'${value.replace(/[\\']/g, (ch) => `\\${ch}`)}'`;
 }
@@ -194,7 +194,7 @@ async function authSalt(salts: SaltConstants): Promise<string> {
   return new Salts(salts, noStore).salt('auth');
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.on('error', reject);
@@ -220,7 +220,7 @@ async function waitUntilServing(probe: (code: string) => Promise<unknown>, child
 }
 
 /** php -S with workers forks: the whole group this harness started goes. */
-async function stopProcessGroup(child: ChildProcess): Promise<void> {
+export async function stopProcessGroup(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.pid === undefined) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {

@@ -16,9 +16,17 @@ export interface CookieNames {
   loggedIn: string;
 }
 
-/** WP: COOKIEHASH is md5 of the site URL; the cookie names end with it. */
-export function cookieNames(siteUrl: string): CookieNames {
-  const hash = createHash('md5').update(siteUrl).digest('hex');
+/**
+ * WP: wp_cookie_constants(): COOKIEHASH is the md5 of get_site_option('siteurl'), or empty when that
+ * option is. On a single site that is the site's `siteurl` option; on a network it is the network's
+ * (`{prefix}sitemeta`), stored with a trailing slash, so every site of a network shares one cookie name.
+ */
+export function cookieHash(siteUrlOption: string | null): string {
+  return siteUrlOption ? createHash('md5').update(siteUrlOption).digest('hex') : '';
+}
+
+/** The cookie names, which end with COOKIEHASH. */
+export function cookieNames(hash: string): CookieNames {
   return { auth: `wordpress_${hash}`, secureAuth: `wordpress_sec_${hash}`, loggedIn: `wordpress_logged_in_${hash}` };
 }
 
