@@ -283,6 +283,11 @@ export class TicketListIndex {
       && (site === undefined || c.site[slot] === site);
   }
 
+  /** Sorts after a bulk change now (a first load), rather than on the next read. */
+  sortNow(): void {
+    this.sort();
+  }
+
   private sort(): void {
     if (!this.unsorted) return;
     const live = this.size;

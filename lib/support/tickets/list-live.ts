@@ -17,6 +17,7 @@ import { countCacheReload } from '../../wp/cache-stats';
 import { ChangeToken, changeToken } from '../../wp/db/change-token';
 import { siteDates } from '../../wp/dates';
 import { Site } from '../../wp/site';
+import { loadGate } from '../desk';
 import { ListFields, TicketListIndex, listFieldsOf } from './list-index';
 import { POST_TYPE, TICKET_POST_STATUSES } from './rows';
 import { StoredTicket, highestPostId, readListFields, readStoredTickets } from './store';
@@ -29,7 +30,7 @@ const HARD_MS = 1900;
 /** A writer's `post_modified` may trail the newest one seen by this much (clock skew, a slow commit). */
 const WATERMARK_MARGIN_SECONDS = 120;
 /** Post IDs per range on the first load (tickets share the ID space with messages and files). */
-const LOAD_RANGE = 20_000;
+const LOAD_RANGE = 10_000;
 /** Full tickets kept for pages. */
 const TICKET_CACHE_SIZE = 5000;
 
@@ -38,7 +39,7 @@ export class LiveTicketList {
   private readonly token: ChangeToken;
   private readonly tickets = new Map<number, Ticket>();
   private readonly written = new Set<number>();
-  private loaded: Promise<void> | null = null;
+  private loading: Promise<void> | null = null;
   private ready = false;
   private refreshing: Promise<void> | null = null;
   private rereading: Promise<void> | null = null;
@@ -53,13 +54,23 @@ export class LiveTicketList {
     this.token = changeToken(db, [db.tables.posts, db.tables.postmeta]);
   }
 
-  /** The index, as fresh as the bound asks. */
-  async fresh(): Promise<TicketListIndex> {
-    this.loaded ??= this.load().catch((err) => {
-      this.loaded = null;
+  /** Whether the first load has completed (until then lists are answered from SQL: ./list.ts). */
+  get loaded(): boolean {
+    return this.ready;
+  }
+
+  /** Starts the first load, or joins the one under way; one that failed starts again. */
+  load(): Promise<void> {
+    this.loading ??= this.loadAll().catch((err) => {
+      this.loading = null;
       throw err;
     });
-    await this.loaded;
+    return this.loading;
+  }
+
+  /** The index, as fresh as the bound asks. */
+  async fresh(): Promise<TicketListIndex> {
+    await this.load();
     // Writes read their tickets again before they answer (afterWrite); a list reads only what is left
     // over (noted before the first load, or from a read that failed), and never waits for a write's read.
     if (this.written.size && !this.rereading) await this.rereadWritten();
@@ -86,14 +97,23 @@ export class LiveTicketList {
     return ids.map((id) => this.tickets.get(id)).filter((t): t is Ticket => t !== undefined);
   }
 
-  /** Everything once, by ranges of the primary key, reading only the list fields. */
-  private async load(): Promise<void> {
+  /**
+   * Everything once, by ranges of the primary key, reading only the list fields. It runs beside
+   * requests (started at start, lists answered from SQL meanwhile): each range is a short turn of the
+   * event loop, and the one sort is done here rather than by the first list.
+   */
+  private async loadAll(): Promise<void> {
+    await loadGate.wait('ticket lists');
     countCacheReload('ticket_index');
     const started = performance.now();
     const token = await this.token();
     const top = await highestPostId(this.site.db);
-    // Range by range (the index sorts once, when first read): a range's rows are garbage before the next.
-    for (let after = 0; after < top; after += LOAD_RANGE) this.apply(await readListFields(this.site.db, after, after + LOAD_RANGE));
+    // Range by range: a range's rows are garbage before the next.
+    for (let after = 0; after < top; after += LOAD_RANGE) {
+      this.apply(await readListFields(this.site.db, after, after + LOAD_RANGE));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.index.sortNow();
     this.confirm(started, token);
     this.ready = true;
   }

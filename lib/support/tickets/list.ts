@@ -3,7 +3,8 @@
  * this process's in-memory index of every ticket's list fields (./list-live.ts keeps it fresh
  * within the 2-second bound, reading only what changed), and its page's tickets are read by ID
  * (kept for later pages). A text search goes to the database: the first pages of each search and
- * its total come from a cache confirmed by the change token of the posts and postmeta tables.
+ * its total come from a cache confirmed by the change token of the posts and postmeta tables. So do
+ * all lists while the index is still loading (a server loads it at start, in the background).
  */
 import { changeToken } from '../../wp/db/change-token';
 import { RevalidatingCache } from '../../wp/fresh-cache';
@@ -55,12 +56,14 @@ class TicketLists {
   }
 }
 
-const ticketLists: DeskPart<TicketLists> = {
+export const ticketLists: DeskPart<TicketLists> = {
   name: 'ticket lists',
   make: (site) => new TicketLists(site),
   afterWrite: async (lists, written) => {
     if (written.tickets?.size) await lists.afterWrite(written.tickets);
   },
+  load: (lists) => lists.live.load(),
+  loaded: (lists) => lists.live.loaded,
 };
 
 export async function listTickets(site: Site, actor: Actor, query: ListQuery): Promise<TicketPage> {
@@ -75,8 +78,13 @@ export async function listTickets(site: Site, actor: Actor, query: ListQuery): P
     // Nobody finds a ticket through text they cannot read: internal notes are searched for agents only.
     searchInternalNotes: seesAgentData(actor),
   };
-  const page = filter.search ? await searchPage(site, filter, query) : await indexPage(site, filter, query);
+  const page = filter.search || !indexLoaded(site) ? await sqlPage(site, filter, query) : await indexPage(site, filter, query);
   return { ...page, totalPages: Math.ceil(page.total / query.perPage) };
+}
+
+/** Whether the index has loaded; if not, its load is started (or joined) and this list goes to SQL. */
+function indexLoaded(site: Site): boolean {
+  return deskOf(site).warmUp([ticketLists]).length === 0;
 }
 
 async function indexPage(site: Site, filter: TicketFilter, query: ListQuery): Promise<Omit<TicketPage, 'totalPages'>> {
@@ -87,7 +95,8 @@ async function indexPage(site: Site, filter: TicketFilter, query: ListQuery): Pr
   return { tickets: await live.ticketsOf(ids), total: matches.length };
 }
 
-async function searchPage(site: Site, filter: TicketFilter, query: ListQuery): Promise<Omit<TicketPage, 'totalPages'>> {
+/** A list in SQL: a search, or any list while the index loads. */
+async function sqlPage(site: Site, filter: TicketFilter, query: ListQuery): Promise<Omit<TicketPage, 'totalPages'>> {
   const { searches, searchTotals } = deskOf(site).get(ticketLists);
   const key = searchKey(filter);
   const first = (query.page - 1) * query.perPage;
@@ -100,7 +109,7 @@ async function searchPage(site: Site, filter: TicketFilter, query: ListQuery): P
   return { tickets, total };
 }
 
-/** Agents share one cache entry per search; a customer's entries are their own. */
+/** Agents share one cache entry per filter; a customer's entries are their own. */
 function searchKey(filter: TicketFilter): string {
   const { viewer, ...rest } = filter;
   const who = viewer.agent ? (filter.assignment === 'mine' ? `agent:${viewer.userId}` : 'agents') : `customer:${viewer.userId}:${viewer.email}`;
