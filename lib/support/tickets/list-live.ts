@@ -1,12 +1,15 @@
 /**
  * Keeps a process's ticket list index (./list-index.ts) in step with the database without reading
  * it all again (docs/performance.md "The ticket list"):
- * - loaded once, in batches by ID;
+ * - loaded once, in batches by ID, in the background from start (lists go to SQL until then: ./list.ts);
  * - this process's own writes: the tickets they touched are read again by ID before the write answers;
- * - everyone else's (PHP, other processes): when the change token moves, or cannot be read, only
- *   tickets whose `post_modified` is at or after the watermark, or whose ID is new, are read again
- *   (the storage map moves `post_modified` on every change), then a census (count and highest ID of
- *   listed tickets) finds tickets deleted outright, which only then costs a read of all IDs.
+ * - everyone else's (PHP, other processes), when the change token moves or cannot be read: what
+ *   WordPress's own indexes show, before a list that must wait for it (new posts by the primary key: a
+ *   new ticket, a message and its ticket; a census of ticket statuses by type_status_date, and on a
+ *   difference each ticket's status: a status change, a ticket trashed or deleted outright); and, in a
+ *   sweep beside requests that no request waits for, the tickets whose `post_modified` is at or after
+ *   the watermark (a change in place, a priority or an assignee: the storage map moves `post_modified`
+ *   on every change), which without the svc_* indexes is a scan of posts.
  * Requests wait for nothing while the last confirmed state is younger than SOFT_MS (a second after
  * a catch-up), are served and start a refresh in the background up to HARD_MS, and wait beyond it:
  * inside the 2-second bound. Every caller meanwhile joins the refresh under way.
@@ -19,14 +22,16 @@ import { siteDates } from '../../wp/dates';
 import { Site } from '../../wp/site';
 import { loadGate } from '../desk';
 import { ListFields, TicketListIndex, listFieldsOf } from './list-index';
-import { POST_TYPE, TICKET_POST_STATUSES } from './rows';
-import { StoredTicket, highestPostId, readListFields, readStoredTickets } from './store';
+import { POST_TYPE } from './rows';
+import { StoredTicket, highestPostId, postsAfter, readListFields, readStoredTickets, ticketStatusCensus, ticketStatuses } from './store';
 import { Ticket } from './types';
 
 const SOFT_MS = 250;
 /** After a refresh that had to catch up (the token moved, or is unknown), the next waits this long. */
 const SOFT_AFTER_CATCH_UP_MS = 1000;
 const HARD_MS = 1900;
+/** Sweeps for changes in place start at least this far apart (sweep()). */
+const SWEEP_EVERY_MS = 1000;
 /** A writer's `post_modified` may trail the newest one seen by this much (clock skew, a slow commit). */
 const WATERMARK_MARGIN_SECONDS = 120;
 /** Post IDs per range on the first load (tickets share the ID space with messages and files). */
@@ -48,6 +53,15 @@ export class LiveTicketList {
   private lastToken: string | null = null;
   /** The newest `post_modified` seen, as stored (`YYYY-MM-DD HH:MM:SS`, site time). */
   private newest = '';
+  /** The highest post ID seen, of any type: posts above it are new. */
+  private newestPost = 0;
+  private sweeping: Promise<void> | null = null;
+  private sweptAt = -Infinity;
+  /** The token read before the last sweep that completed. */
+  private sweptToken: string | null = null;
+  /** This process's writes so far, and the last one to touch each ticket (the most recent tickets). */
+  private writes = 0;
+  private readonly lastWriteOf = new Map<number, number>();
 
   constructor(private readonly site: Site) {
     const { db } = site;
@@ -86,7 +100,13 @@ export class LiveTicketList {
    * noted for the first list; a read that fails leaves them noted for the next list.
    */
   async afterWrite(ids: Iterable<number>): Promise<void> {
-    for (const id of ids) this.written.add(id);
+    this.writes += 1;
+    for (const id of ids) {
+      this.written.add(id);
+      this.lastWriteOf.delete(id);
+      this.lastWriteOf.set(id, this.writes);
+    }
+    while (this.lastWriteOf.size > TICKET_CACHE_SIZE) this.lastWriteOf.delete(this.lastWriteOf.keys().next().value as number);
     if (this.ready) await this.rereadWritten().catch(() => undefined);
   }
 
@@ -108,6 +128,7 @@ export class LiveTicketList {
     const started = performance.now();
     const token = await this.token();
     const top = await highestPostId(this.site.db);
+    this.newestPost = top;
     // Range by range: a range's rows are garbage before the next.
     for (let after = 0; after < top; after += LOAD_RANGE) {
       this.apply(await readListFields(this.site.db, after, after + LOAD_RANGE));
@@ -153,22 +174,55 @@ export class LiveTicketList {
     const token = await this.token();
     const moved = token === null || token !== this.lastToken;
     if (moved) await this.catchUp();
-    // A catch-up reads the database (a scan without the svc_* indexes): not more than about once a second.
+    if (token === null || token !== this.sweptToken) this.sweep(token);
+    // A catch-up reads the database: not more than about once a second.
     this.softMs = moved ? SOFT_AFTER_CATCH_UP_MS : SOFT_MS;
     this.confirm(started, token);
   }
 
-  /** Everyone else's changes since the last refresh. */
+  /**
+   * Everyone else's changes that WordPress's own indexes show: new posts (the primary key: a new ticket,
+   * or a message whose ticket it changed), and tickets whose post status changed or that are gone (a
+   * census of the type_status_date index, and only on a difference every ticket's status from it).
+   */
   private async catchUp(): Promise<void> {
     countCacheReload('ticket_index');
-    const watermark = await this.watermark();
-    const maxId = this.index.maxId;
-    // Two reads, not one with OR: each can use its index (svc_type_modified, the primary key).
-    await this.reread((qb) => qb.where('p.post_modified', '>=', watermark));
-    await this.reread((qb) => qb.where('p.ID', '>', maxId));
-    const { knex, tables } = this.site.db;
-    const [census] = await knex(tables.posts).where({ post_type: POST_TYPE.ticket }).whereIn('post_status', TICKET_POST_STATUSES).count({ n: '*' });
-    if (Number(census?.n ?? 0) !== this.index.listedCount) await this.dropDeleted();
+    const fresh = await postsAfter(this.site.db, this.newestPost);
+    const touched = new Set<number>();
+    for (const post of fresh) {
+      this.newestPost = Math.max(this.newestPost, post.id);
+      if (post.type === POST_TYPE.ticket) touched.add(post.id);
+      else if (post.type === POST_TYPE.message && post.parent) touched.add(post.parent);
+    }
+    if (!sameCensus(await ticketStatusCensus(this.site.db), this.index.census())) {
+      const stored = await ticketStatuses(this.site.db);
+      const held = this.index.statuses();
+      for (const [id, status] of stored) if (held.get(id) !== status) touched.add(id);
+      const gone = [...held.keys()].filter((id) => !stored.has(id));
+      if (gone.length) this.index.remove(gone);
+      for (const id of gone) this.tickets.delete(id);
+    }
+    if (touched.size) await this.reread((qb) => qb.whereIn('p.ID', [...touched]));
+  }
+
+  /**
+   * What nothing cheaper shows (a ticket's meta or `post_modified` changed in place: a priority, an
+   * assignee): the tickets whose `post_modified` is at or after the watermark. Without the svc_*
+   * indexes that is a scan of posts, so it runs beside requests, never before one: at most one at a
+   * time, starting at least SWEEP_EVERY_MS apart, whenever the token moved since the last one began.
+   */
+  private sweep(token: string | null): void {
+    if (this.sweeping || performance.now() - this.sweptAt < SWEEP_EVERY_MS) return;
+    this.sweptAt = performance.now();
+    this.sweeping = (async () => {
+      const watermark = await this.watermark();
+      await this.reread((qb) => qb.where('p.post_modified', '>=', watermark));
+      this.sweptToken = token;
+    })().catch((err) => {
+      this.site.logger.warn('ticket list: a sweep for changes failed', { error: String(err) });
+    }).finally(() => {
+      this.sweeping = null;
+    });
   }
 
   /** `WATERMARK_MARGIN_SECONDS` before the newest `post_modified` seen, never later than the site's clock. */
@@ -179,18 +233,13 @@ export class LiveTicketList {
     return Number.isNaN(at) ? '0000-00-00 00:00:00' : new Date(at).toISOString().slice(0, 19).replace('T', ' ');
   }
 
-  /** Tickets deleted outright are in the index and no longer in the table. */
-  private async dropDeleted(): Promise<void> {
-    const { knex, tables } = this.site.db;
-    const present = new Set((await knex(tables.posts).where({ post_type: POST_TYPE.ticket }).select('ID')).map((r: { ID: number | string }) => Number(r.ID)));
-    const gone = [...this.index.ids()].filter((id) => !present.has(id));
-    this.index.remove(gone);
-    for (const id of gone) this.tickets.delete(id);
-  }
-
-  /** Tickets read again in full: their list fields, and the tickets kept for pages. */
+  /**
+   * Tickets read again in full: their list fields, and the tickets kept for pages. A ticket this
+   * process wrote while the read ran is left as its own read after the write has it (this one may be older).
+   */
   private async reread(narrow: Parameters<typeof readStoredTickets>[1]): Promise<void> {
-    const stored = await readStoredTickets(this.site.db, narrow);
+    const since = this.writes;
+    const stored = (await readStoredTickets(this.site.db, narrow)).filter(({ ticket }) => (this.lastWriteOf.get(ticket.id) ?? 0) <= since);
     this.apply(stored.map(({ ticket, postStatus }) => listFieldsOf(ticket, postStatus)));
     this.keep(stored);
   }
@@ -215,4 +264,13 @@ export class LiveTicketList {
     this.confirmedAt = started;
     this.lastToken = token;
   }
+}
+
+function sameCensus(a: Map<string, { count: number; idSum: number }>, b: Map<string, { count: number; idSum: number }>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [status, counted] of a) {
+    const other = b.get(status);
+    if (other?.count !== counted.count || other.idSum !== counted.idSum) return false;
+  }
+  return true;
 }

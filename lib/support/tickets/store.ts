@@ -80,6 +80,33 @@ export async function highestPostId(db: Database): Promise<number> {
   return Number(row?.top ?? 0);
 }
 
+/** A post newer than those seen: its type, and the post it hangs off (a message's ticket). */
+export interface NewPost {
+  id: number;
+  type: string;
+  parent: number;
+}
+
+/** Every post with an ID above `after`, of any type (a range of the primary key). */
+export async function postsAfter(db: Database, after: number): Promise<NewPost[]> {
+  const rows: Array<{ ID: number | string; post_type: string; post_parent: number | string }> = await db.knex(db.tables.posts)
+    .where('ID', '>', after).select('ID', 'post_type', 'post_parent');
+  return rows.map((r) => ({ id: Number(r.ID), type: String(r.post_type), parent: Number(r.post_parent) || 0 }));
+}
+
+/** Per post status of tickets: how many, and the sum of their IDs (WordPress's type_status_date index alone answers it). */
+export async function ticketStatusCensus(db: Database): Promise<Map<string, { count: number; idSum: number }>> {
+  const rows: Array<{ post_status: string; n: number | string; ids: number | string }> = await db.knex(db.tables.posts)
+    .where({ post_type: POST_TYPE.ticket }).groupBy('post_status').select('post_status').count({ n: '*' }).sum({ ids: 'ID' });
+  return new Map(rows.map((r) => [String(r.post_status), { count: Number(r.n), idSum: Number(r.ids) }]));
+}
+
+/** Every ticket's post status, by ID (from the type_status_date index, no row read). */
+export async function ticketStatuses(db: Database): Promise<Map<number, string>> {
+  const rows: Array<{ ID: number | string; post_status: string }> = await db.knex(db.tables.posts).where({ post_type: POST_TYPE.ticket }).select('ID', 'post_status');
+  return new Map(rows.map((r) => [Number(r.ID), String(r.post_status)]));
+}
+
 /** A ticket by ID, or null when there is no such ticket. */
 export async function findTicket(db: Database, id: number, trx?: Knex.Transaction): Promise<Ticket | null> {
   const knex = trx ?? db.knex;
