@@ -12,6 +12,7 @@
  * Nothing it holds needs closing: pieces are memory only (no timers, threads or connections), and go
  * with the Site when it is dropped.
  */
+import { performance } from 'node:perf_hooks';
 import { Site } from '../wp/site';
 
 /** What a committed write of this process changed, as the desk's pieces need it. */
@@ -67,7 +68,11 @@ export class SupportDesk {
       const loading = part.load(state);
       if (this.watched.has(loading)) continue;
       this.watched.add(loading);
-      loading.catch((err) => this.site.logger.warn('support desk: a cache could not load', { cache: part.name, error: String(err) }));
+      const started = performance.now();
+      loading.then(
+        () => this.site.logger.info('support desk: a cache has loaded', { cache: part.name, ms: Math.round(performance.now() - started) }),
+        (err) => this.site.logger.warn('support desk: a cache could not load', { cache: part.name, error: String(err) }),
+      );
     }
     return cold;
   }

@@ -30,8 +30,12 @@ const SOFT_MS = 250;
 /** After a refresh that had to catch up (the token moved, or is unknown), the next waits this long. */
 const SOFT_AFTER_CATCH_UP_MS = 1000;
 const HARD_MS = 1900;
-/** Sweeps for changes in place start at least this far apart (sweep()). */
-const SWEEP_EVERY_MS = 1000;
+/**
+ * A sweep for changes in place (sweep()) vouches for lists from the moment it began: the next one
+ * starts SWEEP_CYCLE_MS less the last one's duration after it (at once when the last took longer), so
+ * that the last completed one began within HARD_MS while they run back to back.
+ */
+const SWEEP_CYCLE_MS = 1750;
 /** A writer's `post_modified` may trail the newest one seen by this much (clock skew, a slow commit). */
 const WATERMARK_MARGIN_SECONDS = 120;
 /** Post IDs per range on the first load (tickets share the ID space with messages and files). */
@@ -55,10 +59,10 @@ export class LiveTicketList {
   private newest = '';
   /** The highest post ID seen, of any type: posts above it are new. */
   private newestPost = 0;
-  private sweeping: Promise<void> | null = null;
-  private sweptAt = -Infinity;
-  /** The token read before the last sweep that completed. */
-  private sweptToken: string | null = null;
+  /** The sweep under way, and when it began. */
+  private sweeping: { done: Promise<void>; at: number } | null = null;
+  /** The last sweep that completed: when it began, the token read before it, and how long it took. */
+  private swept = { at: -Infinity, token: null as string | null, ms: 0 };
   /** This process's writes so far, and the last one to touch each ticket (the most recent tickets). */
   private writes = 0;
   private readonly lastWriteOf = new Map<number, number>();
@@ -129,6 +133,8 @@ export class LiveTicketList {
     const token = await this.token();
     const top = await highestPostId(this.site.db);
     this.newestPost = top;
+    // The load read every ticket: it vouches as a sweep would, from when it began.
+    this.swept = { at: started, token, ms: 0 };
     // Range by range: a range's rows are garbage before the next.
     for (let after = 0; after < top; after += LOAD_RANGE) {
       this.apply(await readListFields(this.site.db, after, after + LOAD_RANGE));
@@ -174,7 +180,11 @@ export class LiveTicketList {
     const token = await this.token();
     const moved = token === null || token !== this.lastToken;
     if (moved) await this.catchUp();
-    if (token === null || token !== this.sweptToken) this.sweep(token);
+    if (token === null || token !== this.swept.token) {
+      const sweep = this.sweep(token);
+      // No sweep has begun within the bound (after a quiet spell): this refresh waits for one begun since it started.
+      if (started - this.swept.at >= HARD_MS) await (sweep.at >= started ? sweep.done : sweep.done.then(() => this.sweep(token, true).done));
+    }
     // A catch-up reads the database: not more than about once a second.
     this.softMs = moved ? SOFT_AFTER_CATCH_UP_MS : SOFT_MS;
     this.confirm(started, token);
@@ -208,21 +218,25 @@ export class LiveTicketList {
   /**
    * What nothing cheaper shows (a ticket's meta or `post_modified` changed in place: a priority, an
    * assignee): the tickets whose `post_modified` is at or after the watermark. Without the svc_*
-   * indexes that is a scan of posts, so it runs beside requests, never before one: at most one at a
-   * time, starting at least SWEEP_EVERY_MS apart, whenever the token moved since the last one began.
+   * indexes that is a scan of posts, so it runs beside requests: one at a time, the next starting
+   * SWEEP_CYCLE_MS less the last one's duration after the last began (`now`: at once). Lists wait for
+   * one only when none has begun within HARD_MS (after a quiet spell). Returns the sweep under way.
    */
-  private sweep(token: string | null): void {
-    if (this.sweeping || performance.now() - this.sweptAt < SWEEP_EVERY_MS) return;
-    this.sweptAt = performance.now();
-    this.sweeping = (async () => {
+  private sweep(token: string | null, now = false): { done: Promise<void>; at: number } {
+    if (this.sweeping) return this.sweeping;
+    const at = performance.now();
+    if (!now && at - this.swept.at < SWEEP_CYCLE_MS - this.swept.ms) return { done: Promise.resolve(), at: this.swept.at };
+    const done = (async () => {
       const watermark = await this.watermark();
       await this.reread((qb) => qb.where('p.post_modified', '>=', watermark));
-      this.sweptToken = token;
+      this.swept = { at, token, ms: performance.now() - at };
     })().catch((err) => {
       this.site.logger.warn('ticket list: a sweep for changes failed', { error: String(err) });
     }).finally(() => {
       this.sweeping = null;
     });
+    this.sweeping = { done, at };
+    return this.sweeping;
   }
 
   /** `WATERMARK_MARGIN_SECONDS` before the newest `post_modified` seen, never later than the site's clock. */
