@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { performance } from 'node:perf_hooks';
 
 export const ROOT = path.resolve(__dirname, '..');
 
@@ -83,6 +84,33 @@ function start(name: string, args: string[], env: Record<string, string>): Promi
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before listening:\n${output}`)));
+  });
+}
+
+/** Resolves once the server answers `/-/health/ready` with 200 (polled every 20 ms). */
+export async function untilReady(base: string): Promise<void> {
+  for (;;) {
+    const res = await fetch(`${base}/-/health/ready`).catch(() => null);
+    if (res?.status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * The moment (performance.now()) a line matching `pattern` appears in the server's output, watched
+ * line by line without keeping the output (say, when a cache has loaded: docs/deploy.md).
+ */
+export function whenLogged(child: ChildProcess, pattern: RegExp): Promise<number> {
+  return new Promise((resolve) => {
+    let partial = '';
+    const onData = (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      if (!lines.some((line) => pattern.test(line))) return;
+      child.stderr?.off('data', onData);
+      resolve(performance.now());
+    };
+    child.stderr?.on('data', onData);
   });
 }
 
