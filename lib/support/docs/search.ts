@@ -12,7 +12,8 @@
  * Until the index has loaded (a server loads it at start, in the background), searches are answered
  * from SQL instead (./store.ts docsHoldingWords()): the same docs may be shown, ranked more plainly.
  */
-import { FRESHNESS_MS, FreshCache } from '../../wp/fresh-cache';
+import { changeToken } from '../../wp/db/change-token';
+import { FRESHNESS_MS, FreshCache, RevalidatingCache } from '../../wp/fresh-cache';
 import { Site } from '../../wp/site';
 import { DeskPart, deskOf } from '../desk';
 import { findSite } from '../sites/store';
@@ -84,6 +85,25 @@ async function searchInSql(site: Site, q: string, allowed: Set<string> | null): 
   // A word's stem, so that `policy` also finds `policies` as the index does.
   const stems = queryTerms(tokenizeText(foldTerm(q))).map((term) => (term.length > 3 ? term.replace(/y$/, '') : term));
   if (!stems.length) return [];
+  // Kept while the docs and their collections stay as they are: the first seconds repeat the same questions.
+  const key = JSON.stringify([stems, allowed === null ? null : [...allowed].sort()]);
+  return deskOf(site).get(sqlAnswers).get(key, () => readSqlAnswer(site, stems, allowed));
+}
+
+/** Answers from SQL, confirmed by the change tokens of the posts and term tables (lib/wp/fresh-cache.ts). */
+const sqlAnswers: DeskPart<RevalidatingCache<string, DocHit[]>> = {
+  name: 'docs search answers from SQL',
+  make: (site) => {
+    const { tables } = site.db;
+    const token = changeToken(site.db, [tables.posts, tables.terms, tables.termTaxonomy, tables.termRelationships]);
+    return new RevalidatingCache<string, DocHit[]>({ token, name: 'docs_search_sql' });
+  },
+  afterWrite: (answers, written) => {
+    if (written.docs?.size) answers.invalidate();
+  },
+};
+
+async function readSqlAnswer(site: Site, stems: string[], allowed: Set<string> | null): Promise<DocHit[]> {
   const docs = (await docsHoldingWords(site.db, stems, allowed, SQL_CANDIDATES)).map(indexedDoc)
     .filter((doc) => stems.some((stem) => holdsWord(doc, stem)))
     .slice(0, MAX_RESULTS);
