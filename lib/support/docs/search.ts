@@ -104,9 +104,12 @@ const sqlAnswers: DeskPart<RevalidatingCache<string, DocHit[]>> = {
 };
 
 async function readSqlAnswer(site: Site, stems: string[], allowed: Set<string> | null): Promise<DocHit[]> {
-  const docs = (await docsHoldingWords(site.db, stems, allowed, SQL_CANDIDATES)).map(indexedDoc)
+  const read = async (inTitles: boolean) => (await docsHoldingWords(site.db, stems, allowed, SQL_CANDIDATES, { inTitles })).map(indexedDoc)
     .filter((doc) => stems.some((stem) => holdsWord(doc, stem)))
     .slice(0, MAX_RESULTS);
+  // Docs with a word in the title come first: when they fill the answer, the bodies need no search.
+  const titled = await read(true);
+  const docs = titled.length === MAX_RESULTS ? titled : await read(false);
   const collections = new Map<number, string[]>();
   for (const [id, slug] of await docCollectionPairs(site.db, docs.map((doc) => doc.id))) collections.set(id, [...(collections.get(id) ?? []), slug]);
   return docs.map((doc) => ({ doc, collection: (collections.get(doc.id) ?? []).find((slug) => allowed === null || allowed.has(slug)) ?? null }));

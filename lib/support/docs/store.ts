@@ -82,11 +82,14 @@ function collectionPairs(db: Database): Knex.QueryBuilder {
  * The docs search in SQL, for while the index loads (./search.ts): up to `limit` public docs holding
  * any of `words` in their title, excerpt or body, as WordPress's own search matches (LIKE, any case
  * and accent in MySQL's collations), in one of `collections` when given. Those with the most of the
- * words in the title come first, then those with the most anywhere, then the newest. Slower than the
- * index (a scan of the docs' text a search) and without its typos and scores, but never wrong about
- * which docs may be shown.
+ * words in the title come first, then those with the most anywhere, then the newest. `inTitles`: only
+ * docs holding a word in the title (the first of those in the same order, and a tenth of the cost:
+ * the bodies are not searched). Slower than the index and without its typos and scores, but never
+ * wrong about which docs may be shown.
  */
-export async function docsHoldingWords(db: Database, words: readonly string[], collections: ReadonlySet<string> | null, limit: number): Promise<DocRow[]> {
+export async function docsHoldingWords(
+  db: Database, words: readonly string[], collections: ReadonlySet<string> | null, limit: number, { inTitles = false } = {},
+): Promise<DocRow[]> {
   const { knex } = db;
   // `!` escapes LIKE's wildcards in both engines (a backslash is itself an escape in MySQL's strings).
   const likes = words.map((word) => `%${word.replace(/[!%_]/g, (c) => `!${c}`)}%`);
@@ -99,7 +102,7 @@ export async function docsHoldingWords(db: Database, words: readonly string[], c
   const query = publicDocs(db)
     .select(DOC_COLUMNS)
     .select(count(['post_title'], 'in_title'), count(text, 'anywhere'))
-    .whereRaw(`(${likes.map(() => holds(text)).join(' OR ')})`, likes.flatMap((like) => text.map(() => like)))
+    .whereRaw(`(${likes.map(() => holds(inTitles ? ['post_title'] : text)).join(' OR ')})`, likes.flatMap((like) => (inTitles ? [like] : text.map(() => like))))
     .orderBy([{ column: 'in_title', order: 'desc' }, { column: 'anywhere', order: 'desc' }, { column: 'post_modified_gmt', order: 'desc' }, { column: 'ID', order: 'desc' }])
     .limit(limit);
   if (collections) query.whereIn('ID', collectionPairs(db).whereIn('t.slug', [...collections]).select('tr.object_id'));
