@@ -17,7 +17,7 @@ import { createConnectedSite } from '../lib/support/sites/admin';
 import { listSites } from '../lib/support/sites/store';
 import { Site } from '../lib/wp/site';
 import { SALTS, benchConfig, benchDatabaseUrl, benchTarget, createBenchDatabase } from './fixture';
-import { Result, freePort, log, measure, startServer, stop, untilReady, whenLogged } from './harness';
+import { Result, freePort, log, loggedAfter, measure, startServer, stop, untilReady, whenLogged } from './harness';
 
 /** Searches are measured from the moment the server says it is ready for this long, without a warm-up. */
 const FIRST_SECONDS = 10;
@@ -57,7 +57,7 @@ export async function docsSuite(args: Record<string, string>, connections: numbe
     const firstSeconds = await measure(`Understudy GET /docs/search, ${count} docs, the first ${FIRST_SECONDS} s after ready`, {
       url: origin, requests, connections, duration: FIRST_SECONDS, server, cold: true,
     });
-    log(`  index loaded ${((await loaded) - ready).toFixed(0)} ms after ready`);
+    log(`  index loaded ${loggedAfter(loaded, ready)}`);
     // Each query once, alone: what a question costs (the index keeps each answer it computed in the first seconds).
     const firsts: number[] = [];
     for (const { path } of requests) {

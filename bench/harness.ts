@@ -98,20 +98,29 @@ export async function untilReady(base: string): Promise<void> {
 
 /**
  * The moment (performance.now()) a line matching `pattern` appears in the server's output, watched
- * line by line without keeping the output (say, when a cache has loaded: docs/deploy.md).
+ * line by line without keeping the output (say, when a cache has loaded: docs/deploy.md); `at` is
+ * set then, so a caller can tell whether it has appeared yet.
  */
-export function whenLogged(child: ChildProcess, pattern: RegExp): Promise<number> {
-  return new Promise((resolve) => {
+export function whenLogged(child: ChildProcess, pattern: RegExp): { seen: Promise<number>; at?: number } {
+  const watch: { seen: Promise<number>; at?: number } = { seen: Promise.resolve(0) };
+  watch.seen = new Promise((resolve) => {
     let partial = '';
     const onData = (chunk: Buffer) => {
       const lines = (partial + chunk.toString()).split('\n');
       partial = lines.pop() ?? '';
       if (!lines.some((line) => pattern.test(line))) return;
       child.stderr?.off('data', onData);
-      resolve(performance.now());
+      watch.at = performance.now();
+      resolve(watch.at);
     };
     child.stderr?.on('data', onData);
   });
+  return watch;
+}
+
+/** How long after `from` a watched line appeared, or that it has not (yet). */
+export function loggedAfter(watch: { at?: number }, from: number): string {
+  return watch.at === undefined ? 'not yet' : `${(watch.at - from).toFixed(0)} ms after ready`;
 }
 
 /** Stops a server and waits for it to be gone. */

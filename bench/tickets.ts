@@ -20,7 +20,7 @@ import { addIndexes, removeIndexes } from '../lib/support/db-indexes';
 import { AGENT_APP_PASSWORD, AGENT_LOGIN, SALTS, adminQuery, benchConfig, benchDatabaseUrl, benchTarget, prepareSite } from './fixture';
 import { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { Result, freePort, log, measure, rssMb, startServer, stop, untilReady, whenLogged } from './harness';
+import { Result, freePort, log, loggedAfter, measure, rssMb, startServer, stop, untilReady, whenLogged } from './harness';
 
 export async function ticketsSuite(args: Record<string, string>, connections: number, duration: number): Promise<Result[]> {
   const url = benchDatabaseUrl();
@@ -81,7 +81,7 @@ async function measureList(url: string, mode: string, writes: number, connection
     const first = await measure(`Understudy GET /tickets, svc_* indexes ${mode}, the first ${FIRST_SECONDS} s after ready`, {
       url: base, requests: ticketRequests(), headers: { authorization: auth }, connections, duration: FIRST_SECONDS, server, cold: true,
     });
-    log(`  ticket index loaded ${((await loaded) - ready).toFixed(0)} ms after ready; server RSS ${rssMb(server)} MB`);
+    log(`  ticket index loaded ${loggedAfter(loaded, ready)}; server RSS ${rssMb(server)} MB`);
     const results = [first];
     for (const perSecond of writes > 0 ? [0, writes] : [0]) results.push(await measureWarm(base, auth, mode, perSecond, connections, duration, server));
     return results;
