@@ -128,20 +128,11 @@ export class TicketListIndex {
   private readonly names: string[] = [];
   private readonly memo = new Map<string, KeptMatches>();
   private memoIds = 0;
-  private highestId = 0;
   /** Set by a bulk change; the next read sorts once (a first load inserts range by range). */
   private unsorted = false;
 
   get size(): number {
     return this.slotOf.size;
-  }
-
-  get maxId(): number {
-    return this.highestId;
-  }
-
-  ids(): IterableIterator<number> {
-    return this.slotOf.keys();
   }
 
   /** Each ticket's post status, by ID. */
@@ -322,7 +313,6 @@ export class TicketListIndex {
     const slot = this.freeSlots.pop() ?? this.size;
     this.columns.write(slot, row);
     this.slotOf.set(row.id, slot);
-    this.highestId = Math.max(this.highestId, row.id);
     if (row.author > 0) addTo(this.byAuthor, row.author, slot);
     if (row.email !== NONE) addTo(this.byEmail, row.email, slot);
     return slot;
