@@ -26,6 +26,8 @@ export interface Result {
   rps: number;
   p50: number;
   p99: number;
+  /** The slowest answer (a stall of a few requests hides below the p99 of a fast run). */
+  max: number;
   errors: number;
   non2xx: number;
   /** Answers with a 2xx status. */
@@ -188,7 +190,7 @@ export async function measure(name: string, o: MeasureOptions): Promise<Result> 
   log(`${name}: measuring…`);
   const r = await autocannon({ ...base, duration: o.duration });
   return {
-    name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx,
+    name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, errors: r.errors + r.timeouts, non2xx: r.non2xx,
     ok: r['2xx'], rssMb: o.server ? rssMb(o.server) : undefined,
   };
 }
@@ -197,10 +199,10 @@ export async function measure(name: string, o: MeasureOptions): Promise<Result> 
 export function report(title: string, results: Result[]): void {
   const baseline = results[0]?.rps ?? 0;
   const rows = results.map((r) => [
-    r.name, r.rps.toFixed(0), `${r.p50} ms`, `${r.p99} ms`, baseline ? `${((r.rps / baseline) * 100).toFixed(1)}%` : '',
+    r.name, r.rps.toFixed(0), `${r.p50} ms`, `${r.p99} ms`, `${r.max} ms`, baseline ? `${((r.rps / baseline) * 100).toFixed(1)}%` : '',
     String(r.errors + r.non2xx), r.rssMb === undefined ? '' : `${r.rssMb} MB`, r.note ?? '',
   ]);
-  const head = ['run', 'req/s', 'p50', 'p99', 'of bare Express', 'errors/non-2xx', 'server RSS', 'notes'];
+  const head = ['run', 'req/s', 'p50', 'p99', 'max', 'of bare Express', 'errors/non-2xx', 'server RSS', 'notes'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ');
   process.stdout.write(`\n${title}\n\n${fmt(head)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(fmt).join('\n')}\n`);
