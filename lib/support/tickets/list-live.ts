@@ -39,7 +39,7 @@ const SWEEP_CYCLE_MS = 1750;
 /** A writer's `post_modified` may trail the newest one seen by this much (clock skew, a slow commit). */
 const WATERMARK_MARGIN_SECONDS = 120;
 /** Post IDs per range on the first load (tickets share the ID space with messages and files). */
-const LOAD_RANGE = 10_000;
+const LOAD_RANGE = 20_000;
 /** Full tickets kept for pages. */
 const TICKET_CACHE_SIZE = 5000;
 
