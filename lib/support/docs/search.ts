@@ -96,7 +96,8 @@ const sqlAnswers: DeskPart<RevalidatingCache<string, DocHit[]>> = {
   make: (site) => {
     const { tables } = site.db;
     const token = changeToken(site.db, [tables.posts, tables.terms, tables.termTaxonomy, tables.termRelationships]);
-    return new RevalidatingCache<string, DocHit[]>({ token, name: 'docs_search_sql' });
+    // Checked once a second: while a token is unknown (after a restart of MariaDB) each check searches again.
+    return new RevalidatingCache<string, DocHit[]>({ token, softMs: 1000, name: 'docs_search_sql' });
   },
   afterWrite: (answers, written) => {
     if (written.docs?.size) answers.invalidate();
