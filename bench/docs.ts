@@ -1,9 +1,10 @@
 /**
  * The docs-search suite of the benchmark: requests per second, p50/p99 latency and the server's
  * memory for GET /support/v1/docs/search over 10,000 published docs on MariaDB, rotating over queries
- * with typos, prefixes, phrases and collection and site filters, next to the bare Express route. It
- * also reports what each query costs the first time it is asked (answers are then kept until a doc
- * changes: docs/docs.md).
+ * with typos, prefixes, phrases and collection and site filters, next to the bare Express route. From
+ * the moment the server says it is ready it times the first search and measures the first 10 s (the
+ * index loads in the background meanwhile, searches answered from SQL), and reports when the index
+ * loaded; then what each query costs alone, and the rotation once warm.
  *
  *   npm run bench -- --suite=docs [--docs=10000] [--connections=16] [--duration=10]
  *   BENCH_MYSQL_URL=mysql://root@127.0.0.1:3306/understudy_bench (default; the docs live in <database>_docs)
@@ -17,7 +18,10 @@ import { createConnectedSite } from '../lib/support/sites/admin';
 import { listSites } from '../lib/support/sites/store';
 import { Site } from '../lib/wp/site';
 import { SALTS, benchConfig, benchDatabaseUrl, benchTarget, createBenchDatabase } from './fixture';
-import { Result, freePort, log, measure, startServer, stop } from './harness';
+import { Result, freePort, log, loggedAfter, measure, startServer, stop, untilReady, whenLogged } from './harness';
+
+/** Searches are measured from the moment the server says it is ready for this long, without a warm-up. */
+const FIRST_SECONDS = 10;
 
 const COLLECTIONS = Array.from({ length: 20 }, (_, i) => `collection-${i + 1}`);
 
@@ -41,25 +45,32 @@ export async function docsSuite(args: Record<string, string>, connections: numbe
     stream?.removeAllListeners('data');
     stream?.resume();
   }
+  const loaded = whenLogged(server, /a cache has loaded.*docs search index/);
   try {
     const origin = `http://127.0.0.1:${port}`;
     const requests = searchRequests(siteId);
-    let t0 = performance.now();
-    // The first search builds the index (every doc read once); the run measures searches after that.
+    // From the moment the server says it is ready: the first search, then the first seconds of searches
+    // (answered from SQL until the index, loaded at start in the background, is ready).
+    await untilReady(origin);
+    const ready = performance.now();
     await get(`${origin}/wp-json/support/v1/docs/search?q=password`);
-    log(`  index built by the first search in ${(performance.now() - t0).toFixed(0)} ms`);
-    // Each query once, alone: what a question nobody asked before costs.
+    log(`  the first search after ready answered in ${(performance.now() - ready).toFixed(0)} ms`);
+    const firstSeconds = await measure(`Understudy GET /docs/search, ${count} docs, the first ${FIRST_SECONDS} s after ready`, {
+      url: origin, requests, connections, duration: FIRST_SECONDS, server, cold: true,
+    });
+    log(`  index loaded ${loggedAfter(loaded, ready)}`);
+    // Each query once, alone: what a question costs (the index keeps each answer it computed in the first seconds).
     const firsts: number[] = [];
     for (const { path } of requests) {
-      t0 = performance.now();
+      const t0 = performance.now();
       await get(`${origin}${path}`);
       firsts.push(performance.now() - t0);
     }
     firsts.sort((a, b) => a - b);
-    log(`  first (uncached) answers of the ${firsts.length} queries: p50 ${firsts[Math.floor(firsts.length / 2)]?.toFixed(0)} ms, max ${firsts[firsts.length - 1]?.toFixed(0)} ms`);
+    log(`  each of the ${firsts.length} queries once more, alone: p50 ${firsts[Math.floor(firsts.length / 2)]?.toFixed(0)} ms, max ${firsts[firsts.length - 1]?.toFixed(0)} ms`);
     // The index just built leaves a large heap behind: a longer warm-up lets the collector settle first.
     await autocannon({ url: origin, requests, connections, duration: 5 });
-    return [await measure(`Understudy GET /docs/search, ${count} docs`, { url: origin, requests, connections, duration, server })];
+    return [firstSeconds, await measure(`Understudy GET /docs/search, ${count} docs`, { url: origin, requests, connections, duration, server })];
   } finally {
     await stop(server);
   }

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { performance } from 'node:perf_hooks';
 
 export const ROOT = path.resolve(__dirname, '..');
 
@@ -25,6 +26,8 @@ export interface Result {
   rps: number;
   p50: number;
   p99: number;
+  /** The slowest answer (a stall of a few requests hides below the p99 of a fast run). */
+  max: number;
   errors: number;
   non2xx: number;
   /** Answers with a 2xx status. */
@@ -84,6 +87,42 @@ function start(name: string, args: string[], env: Record<string, string>): Promi
     child.stderr?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before listening:\n${output}`)));
   });
+}
+
+/** Resolves once the server answers `/-/health/ready` with 200 (polled every 20 ms). */
+export async function untilReady(base: string): Promise<void> {
+  for (;;) {
+    const res = await fetch(`${base}/-/health/ready`).catch(() => null);
+    if (res?.status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * The moment (performance.now()) a line matching `pattern` appears in the server's output, watched
+ * line by line without keeping the output (say, when a cache has loaded: docs/deploy.md); `at` is
+ * set then, so a caller can tell whether it has appeared yet.
+ */
+export function whenLogged(child: ChildProcess, pattern: RegExp): { seen: Promise<number>; at?: number } {
+  const watch: { seen: Promise<number>; at?: number } = { seen: Promise.resolve(0) };
+  watch.seen = new Promise((resolve) => {
+    let partial = '';
+    const onData = (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      if (!lines.some((line) => pattern.test(line))) return;
+      child.stderr?.off('data', onData);
+      watch.at = performance.now();
+      resolve(watch.at);
+    };
+    child.stderr?.on('data', onData);
+  });
+  return watch;
+}
+
+/** How long after `from` a watched line appeared, or that it has not (yet). */
+export function loggedAfter(watch: { at?: number }, from: number): string {
+  return watch.at === undefined ? 'not yet' : `${(watch.at - from).toFixed(0)} ms after ready`;
 }
 
 /** Stops a server and waits for it to be gone. */
@@ -151,7 +190,7 @@ export async function measure(name: string, o: MeasureOptions): Promise<Result> 
   log(`${name}: measuring…`);
   const r = await autocannon({ ...base, duration: o.duration });
   return {
-    name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx,
+    name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, errors: r.errors + r.timeouts, non2xx: r.non2xx,
     ok: r['2xx'], rssMb: o.server ? rssMb(o.server) : undefined,
   };
 }
@@ -160,10 +199,10 @@ export async function measure(name: string, o: MeasureOptions): Promise<Result> 
 export function report(title: string, results: Result[]): void {
   const baseline = results[0]?.rps ?? 0;
   const rows = results.map((r) => [
-    r.name, r.rps.toFixed(0), `${r.p50} ms`, `${r.p99} ms`, baseline ? `${((r.rps / baseline) * 100).toFixed(1)}%` : '',
+    r.name, r.rps.toFixed(0), `${r.p50} ms`, `${r.p99} ms`, `${r.max} ms`, baseline ? `${((r.rps / baseline) * 100).toFixed(1)}%` : '',
     String(r.errors + r.non2xx), r.rssMb === undefined ? '' : `${r.rssMb} MB`, r.note ?? '',
   ]);
-  const head = ['run', 'req/s', 'p50', 'p99', 'of bare Express', 'errors/non-2xx', 'server RSS', 'notes'];
+  const head = ['run', 'req/s', 'p50', 'p99', 'max', 'of bare Express', 'errors/non-2xx', 'server RSS', 'notes'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ');
   process.stdout.write(`\n${title}\n\n${fmt(head)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(fmt).join('\n')}\n`);

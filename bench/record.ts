@@ -76,7 +76,7 @@ async function steady(name: string, url: string, requests: BenchRequest[], conne
   await autocannon({ ...base, duration: 2 });
   log(`${name}: measuring…`);
   const r = await autocannon({ ...base, duration });
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, ok: r['2xx'], rssMb: rssMb(server) };
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, errors: r.errors + r.timeouts, non2xx: r.non2xx, ok: r['2xx'], rssMb: rssMb(server) };
 }
 
 /** Run as the PHP stand-in (started by the suite as a child process). */

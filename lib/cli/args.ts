@@ -113,3 +113,12 @@ export function choiceFlag<T extends string>(args: ParsedArgs, name: string, all
   }
   return value as T;
 }
+
+/** A yes-or-no setting, from a boolean flag or an environment variable (`1`, `true`, `yes`; `0`, `false`, `no` or empty). */
+export function booleanSetting(name: string, value: string | boolean | undefined): boolean {
+  if (typeof value === 'boolean') return value;
+  const text = (value ?? '').trim().toLowerCase();
+  if (['1', 'true', 'yes'].includes(text)) return true;
+  if (['', '0', 'false', 'no'].includes(text)) return false;
+  throw new CliError(`${name} must be 1 or 0, got "${value}"`);
+}

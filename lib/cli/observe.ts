@@ -13,6 +13,7 @@ import { Metrics, MetricSources } from '../observability/metrics';
 import { startMetricsServer } from '../observability/metrics-server';
 import { createRequestLogger } from '../observability/request-log';
 import { storageAvailability } from '../support/storage-check';
+import { warmUpSupportDesk } from '../support/warm-up';
 import { Site } from '../wp/site';
 import { CliContext } from './context';
 import { RuntimeOptions } from './runtime-options';
@@ -55,14 +56,24 @@ export async function observe(ctx: CliContext, runtime: RuntimeOptions, logger: 
   return { door, health, metrics, metricsServer, setSite: (opened) => { site = opened; } };
 }
 
+/** Null once the support desk's caches have loaded; which are still loading otherwise (a failed load starts again). */
+function cachesStillLoading(site: Site): string | null {
+  const cold = warmUpSupportDesk(site);
+  return cold.length ? `still loading: ${cold.join(', ')}` : null;
+}
+
 /** What leaves a server process serving but short of its promise: an object cache nothing keeps coherent. */
 export function degradations(site: Site): Record<string, Degradation> {
   return { object_cache: () => site.objectCache.degradation() };
 }
 
-/** The readiness checks of a server process: database, storage, job queue. */
-export function readinessChecks(site: Site): Record<string, HealthCheck> {
+/**
+ * The readiness checks of a server process: database, storage, job queue; with `warm`, also the
+ * caches loaded at start (not ready until they are: for deployments that can wait for them).
+ */
+export function readinessChecks(site: Site, { warm = false } = {}): Record<string, HealthCheck> {
   return {
+    ...(warm ? { caches: async () => cachesStillLoading(site) } : {}),
     database: async () => {
       await site.db.knex.raw('SELECT 1');
       return null;

@@ -14,10 +14,11 @@ import { isDemoSeeded } from '../demo/seed';
 import { demoSignIns } from '../demo/sign-ins';
 import { Logger, serverLogger } from '../logger';
 import { FrontDoorOptions, RequestHandler, frontDoor } from '../observability/front-door';
+import { warmUpSupportDesk } from '../support/warm-up';
 import { ServerConfig, SiteConfig, loadServerConfig, loadSiteConfig } from '../wp/config';
 import { Site } from '../wp/site';
 import { startJobWorker } from '../worker';
-import { CliError, parseCommandArgs, stringFlag } from './args';
+import { CliError, booleanSetting, parseCommandArgs, stringFlag } from './args';
 import { runCluster, workerCount } from './cluster';
 import { CliContext, displayHost, line, openConfiguredSite } from './context';
 import { trackConnections } from './drain';
@@ -26,8 +27,8 @@ import { degradations, observe, readinessChecks } from './observe';
 import { HttpLimits, SERVE_HTTP_LIMITS, createHttpServer, loadHttpLimits } from './http-server';
 import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, applyHeapGrowth, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
 
-export const SERVE_HELP = `usage: understudy serve [--port=<port>] [--host=<host>] [--workers=<n>|auto] [--trusted-proxies=<list>]
-                       [--metrics-port=<port>] [--shutdown-timeout=<ms>]
+export const SERVE_HELP = `usage: understudy serve [--port=<port>] [--host=<host>] [--workers=<n>|auto] [--ready-when-warm]
+                       [--trusted-proxies=<list>] [--metrics-port=<port>] [--shutdown-timeout=<ms>]
 
 Serves the site's REST API (/wp-json/) and /wp-admin/admin-ajax.php until stopped with
 Ctrl-C (SIGINT) or SIGTERM. --port and --host override PORT and HOST (default 127.0.0.1:8080).
@@ -36,6 +37,9 @@ HTTP_MAX_CONNECTIONS, HTTP_MAX_CONNECTIONS_PER_ADDRESS and HTTP_MAX_BODY_MEMORY_
 server's limits (see README.md).
 
   --workers=<n>|auto   n processes on the one port (Node's cluster; auto: one per CPU core; WORKERS)
+  --ready-when-warm    /-/health/ready answers 503 until the ticket list and docs search indexes,
+                       loaded at start, are in memory (READY_WHEN_WARM=1; until then, and without it,
+                       lists and searches are answered from SQL)
 
 ${RUNTIME_HELP}`;
 
@@ -49,7 +53,7 @@ export interface RunningServer {
 
 /** Runs `serve`; resolves with the exit status once the server has shut down. */
 export async function serveCommand(ctx: CliContext, argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, { port: 'string', host: 'string', workers: 'string', ...RUNTIME_FLAGS });
+  const args = parseCommandArgs(argv, { port: 'string', host: 'string', workers: 'string', 'ready-when-warm': 'boolean', ...RUNTIME_FLAGS });
   if (args.positional.length) throw new CliError('Too many arguments. Usage: understudy serve [--port=<port>] [--host=<host>]');
   const config = loadSiteConfig(ctx.env, ctx.cwd);
   const server = loadServerConfig({ ...ctx.env, PORT: stringFlag(args, 'port') ?? ctx.env.PORT, HOST: stringFlag(args, 'host') ?? ctx.env.HOST });
@@ -61,7 +65,8 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   const logger = serverLogger(ctx.stderr as NodeJS.WritableStream, runtime.logFormat);
   warnAboutForwardedProto(ctx, config, runtime, logger);
   if (workers.count > 1 && workers.primary) return runCluster(ctx, config, server, runtime, workers.count, logger);
-  const running = await startServer(ctx, config, server, limits, logger, runtime);
+  const readyWhenWarm = booleanSetting('--ready-when-warm (READY_WHEN_WARM)', args.flags['ready-when-warm'] ?? ctx.env.READY_WHEN_WARM);
+  const running = await startServer(ctx, config, server, limits, logger, runtime, { readyWhenWarm });
   logger.info(`Understudy is serving ${config.description} at ${running.url}`);
   if (workers.count === 1 && config.seedDemo && (await isDemoSeeded(running.site))) for (const text of demoSignIns(running.url)) line(ctx, text);
   const reason = await stopRequested(ctx);
@@ -71,9 +76,18 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   return 0;
 }
 
-/** Binds the socket, opens the site (seeding the embedded demo on its first start) and starts answering. */
+/** What `serve` adds to the runtime options it shares with `proxy`. */
+export interface ServeOptions {
+  /** Readiness waits for the caches loaded at start. */
+  readyWhenWarm?: boolean;
+}
+
+/**
+ * Binds the socket, opens the site (seeding the embedded demo on its first start), starts answering,
+ * and starts loading the support desk's large caches in the background.
+ */
 export async function startServer(
-  ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, logger: Logger, runtime: RuntimeOptions,
+  ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, logger: Logger, runtime: RuntimeOptions, options: ServeOptions = {},
 ): Promise<RunningServer> {
   const seen = await observe(ctx, runtime, logger);
   const bound = await bindThenOpen(ctx, config, server, limits, logger, seen.door);
@@ -82,7 +96,9 @@ export async function startServer(
   await checkAtStartup(bound.site, logger);
   // The job worker runs the jobs the routes queue, whichever plugin's (docs/outbound.md).
   const worker = startJobWorker(bound.site, { stopTimeoutMs: runtime.shutdownTimeoutMs });
-  seen.health.ready(readinessChecks(bound.site), degradations(bound.site));
+  // Lists and searches are answered from SQL until these have loaded (docs/deploy.md, "Warm caches").
+  warmUpSupportDesk(bound.site);
+  seen.health.ready(readinessChecks(bound.site, { warm: options.readyWhenWarm }), degradations(bound.site));
   return {
     url: bound.url,
     site: bound.site,

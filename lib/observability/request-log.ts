@@ -37,13 +37,19 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 export function createRequestLogger(out: NodeJS.WritableStream, format: 'json' | 'pretty'): RequestLogger {
   const destination = format === 'pretty' ? prettyLines(out) : out === process.stderr ? nonBlockingStderr() : out;
   const log: Pino = pino({ base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, messageKey: 'msg' }, destination);
-  const write = (record: RequestRecord) => {
-    const level = record.starting ? 'warn' : record.status >= 500 ? 'error' : 'info';
-    log[level](record, 'request');
-  };
+  const write = (record: RequestRecord) => log[levelOf(record)](record, 'request');
   return Object.assign(write, {
     flush: () => new Promise<void>((resolve) => log.flush(() => resolve())),
   });
+}
+
+/**
+ * A 5xx is an error, except the answers that say "not yet" by design: a 503 while the site opens, and
+ * a health check's 503 (a readiness probe asked while the caches warm, say), which are warnings.
+ */
+function levelOf(record: RequestRecord): 'info' | 'warn' | 'error' {
+  if (record.starting || (record.status === 503 && record.route.startsWith('/-/health/'))) return 'warn';
+  return record.status >= 500 ? 'error' : 'info';
 }
 
 /** The process's stderr, written asynchronously (pino's sonic-boom) with a bounded buffer. */

@@ -6,9 +6,13 @@
  * committed write of this process changed (writeSupport() in ./write.ts), so no caller names the
  * caches its write makes stale. The desk imports no area: every area can import it without a circle.
  *
+ * A server warms the pieces that are slow to make at start (warmUp()): each loads in the background,
+ * and until it has, its area answers from SQL; nothing waits for a load.
+ *
  * Nothing it holds needs closing: pieces are memory only (no timers, threads or connections), and go
  * with the Site when it is dropped.
  */
+import { performance } from 'node:perf_hooks';
 import { Site } from '../wp/site';
 
 /** What a committed write of this process changed, as the desk's pieces need it. */
@@ -26,10 +30,22 @@ export interface DeskPart<S> {
   make(site: Site, desk: SupportDesk): S;
   /** Told after each committed write, before the write answers. */
   afterWrite?(state: S, written: DeskWrite): void | Promise<void>;
+  /**
+   * A piece slow to make (an index of every ticket or doc): starts loading it, or joins the load
+   * under way; a load that failed starts again on the next call. Resolves once loaded.
+   */
+  load?(state: S): Promise<void>;
+  /** Whether the piece's load has completed. */
+  loaded?(state: S): boolean;
 }
+
+/** Tests hold every load here to see what is answered meanwhile (test/lib/support/warm-up.test.ts); production never sets it. */
+export const loadGate = { wait: (_part: string): Promise<void> => Promise.resolve() };
 
 export class SupportDesk {
   private readonly states = new Map<DeskPart<unknown>, unknown>();
+  /** Loads whose failure is logged already (warmUp() is called again while one runs). */
+  private readonly watched = new WeakSet<Promise<void>>();
 
   constructor(private readonly site: Site) {}
 
@@ -37,6 +53,28 @@ export class SupportDesk {
   get<S>(part: DeskPart<S>): S {
     if (!this.states.has(part)) this.states.set(part, part.make(this.site, this));
     return this.states.get(part) as S;
+  }
+
+  /**
+   * Starts loading each of `parts` not loaded yet, in the background (one that failed starts again);
+   * the names of those still loading. Called at start, and by readiness while it waits for them.
+   */
+  warmUp(parts: ReadonlyArray<DeskPart<unknown>>): string[] {
+    const cold: string[] = [];
+    for (const part of parts) {
+      const state = this.get(part);
+      if (!part.load || part.loaded?.(state)) continue;
+      cold.push(part.name);
+      const loading = part.load(state);
+      if (this.watched.has(loading)) continue;
+      this.watched.add(loading);
+      const started = performance.now();
+      loading.then(
+        () => this.site.logger.info('support desk: a cache has loaded', { cache: part.name, ms: Math.round(performance.now() - started) }),
+        (err) => this.site.logger.warn('support desk: a cache could not load', { cache: part.name, error: String(err) }),
+      );
+    }
+    return cold;
   }
 
   /**

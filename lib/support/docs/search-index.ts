@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { changeToken, ChangeToken } from '../../wp/db/change-token';
 import { mysqlDateTime } from '../../wp/dates';
 import { Site } from '../../wp/site';
-import { DeskPart } from '../desk';
+import { DeskPart, loadGate } from '../desk';
 import { DocRow, docCollectionPairs, docsModifiedSince, publicDocIds, readDocs } from './store';
 import { EXCERPT_WORDS, foldForMatching, plainText, searchTerm, tokenizeText, trimWords } from './text';
 
@@ -28,8 +28,10 @@ const SOFT_MS = 250;
 const FRESH_MS = 1900;
 /** Edits dated up to this far before the newest seen are still found (another server's clock may lag). */
 const CLOCK_MARGIN_SECONDS = 60;
-/** Docs indexed between two turns of the event loop. */
-const YIELD_EVERY = 100;
+/** Docs indexed between two turns of the event loop (about a millisecond each). */
+const YIELD_EVERY = 10;
+/** Docs read from the database at a time. */
+const READ_BATCH = 500;
 /** Answers kept per index (queries with their filters). */
 const MAX_ANSWERS = 2000;
 
@@ -135,6 +137,16 @@ export class DocIndex {
     }
   }
 
+  /** Whether the first read of every doc has completed (until then searches go to SQL: ./search.ts). */
+  get loaded(): boolean {
+    return this.confirmedAt > -Infinity;
+  }
+
+  /** Starts the first read of every doc, or joins the refresh under way; one that failed starts again. */
+  load(): Promise<void> {
+    return this.loaded ? Promise.resolve() : this.refresh();
+  }
+
   /** After this process wrote docs or collections: the next search reads them first. */
   markStale(): void {
     this.wanted += 1;
@@ -190,6 +202,7 @@ export class DocIndex {
   }
 
   private async sync(): Promise<void> {
+    if (!this.loaded) await loadGate.wait('docs search index');
     const started = performance.now();
     const generation = this.wanted;
     // Tokens first: a change made while the rows are read moves them again, and is read next time.
@@ -213,12 +226,15 @@ export class DocIndex {
         if (this.docs.get(id)?.modified !== modified) wanted.add(id);
       }
     }
-    let done = 0;
-    for (const row of await readDocs(this.site.db, [...wanted])) {
-      this.put(row);
-      if (this.newest === null || row.modified > this.newest) this.newest = row.modified;
-      // Indexing thousands of docs takes seconds: other requests are served in between.
-      if (++done % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    // Indexing thousands of docs takes seconds: read a batch at a time, and serve other requests between a few docs.
+    const toRead = [...wanted];
+    for (let start = 0; start < toRead.length; start += READ_BATCH) {
+      let done = 0;
+      for (const row of await readDocs(this.site.db, toRead.slice(start, start + READ_BATCH))) {
+        this.put(row);
+        if (this.newest === null || row.modified > this.newest) this.newest = row.modified;
+        if (++done % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
     }
   }
 
@@ -229,14 +245,8 @@ export class DocIndex {
   }
 
   private put(row: DocRow): void {
-    const title = plainText(row.title);
-    const body = plainText(row.content);
-    const ownExcerpt = plainText(row.excerpt);
-    const doc: IndexedDoc = {
-      id: row.id, title, excerpt: ownExcerpt || trimWords(body, EXCERPT_WORDS), slug: row.slug, modified: row.modified,
-      foldedTitle: foldForMatching(title), foldedText: foldForMatching(`${ownExcerpt} ${body}`),
-    };
-    const fields: Fields = { id: row.id, title, excerpt: ownExcerpt, body };
+    const fields = plainFields(row);
+    const doc = shownDoc(row, fields);
     if (this.engine.has(row.id)) this.engine.replace(fields);
     else this.engine.add(fields);
     this.docs.set(row.id, doc);
@@ -250,13 +260,32 @@ export class DocIndex {
   }
 }
 
-/** The site's index on its support desk (built by its first search); this process's doc writes mark it stale. */
+/** A doc as searches show it, from its row. */
+export function indexedDoc(row: DocRow): IndexedDoc {
+  return shownDoc(row, plainFields(row));
+}
+
+/** What the engine indexes of a doc: its text without markup. */
+function plainFields(row: DocRow): Fields {
+  return { id: row.id, title: plainText(row.title), excerpt: plainText(row.excerpt), body: plainText(row.content) };
+}
+
+function shownDoc(row: DocRow, { title, excerpt, body }: Fields): IndexedDoc {
+  return {
+    id: row.id, title, excerpt: excerpt || trimWords(body, EXCERPT_WORDS), slug: row.slug, modified: row.modified,
+    foldedTitle: foldForMatching(title), foldedText: foldForMatching(`${excerpt} ${body}`),
+  };
+}
+
+/** The site's index on its support desk (loaded at start by a server, else by its first search); this process's doc writes mark it stale. */
 export const docSearchIndex: DeskPart<DocIndex> = {
   name: 'docs search index',
   make: (site) => new DocIndex(site),
   afterWrite: (index, written) => {
     if (written.docs?.size) index.markStale();
   },
+  load: (index) => index.load(),
+  loaded: (index) => index.loaded,
 };
 
 function newEngine(): DocEngine {

@@ -8,16 +8,23 @@
  * A query's cost is bounded before anything is scored (docs/docs.md, "Bounds"): at most 8 different
  * words, and a budget of (doc, field) matches read from the index itself, so that neither many words,
  * nor a short prefix standing for a thousand words, nor typos of a common word make one search costly.
+ *
+ * Until the index has loaded (a server loads it at start, in the background), searches are answered
+ * from SQL instead (./store.ts docsHoldingWords()): the same docs may be shown, ranked more plainly.
  */
-import { FRESHNESS_MS, FreshCache } from '../../wp/fresh-cache';
+import { changeToken } from '../../wp/db/change-token';
+import { FRESHNESS_MS, FreshCache, RevalidatingCache } from '../../wp/fresh-cache';
 import { Site } from '../../wp/site';
 import { DeskPart, deskOf } from '../desk';
 import { findSite } from '../sites/store';
-import { DocIndex, IndexedDoc, docSearchIndex } from './search-index';
+import { DocIndex, IndexedDoc, docSearchIndex, indexedDoc } from './search-index';
+import { docCollectionPairs, docsHoldingWords } from './store';
 import { foldTerm, searchTerm, tokenizeText } from './text';
 
 export const MAX_RESULTS = 8;
 
+/** Docs the SQL search (while the index loads) reads before checking each against its text. */
+const SQL_CANDIDATES = 50;
 /** Candidates re-ranked by the phrase bonus. */
 const RERANKED = 50;
 /** Field weights: a word in the title counts 3 times one in the body; in the excerpt 1.5 times. */
@@ -61,9 +68,58 @@ export interface DocHit {
 export async function searchDocs(site: Site, query: DocSearchQuery): Promise<DocHit[]> {
   const allowed = await allowedCollections(site, query);
   if (allowed?.size === 0) return [];
-  const index = deskOf(site).get(docSearchIndex);
+  const desk = deskOf(site);
+  // The index's load is started (or joined); nothing waits for it.
+  if (desk.warmUp([docSearchIndex]).length) return searchInSql(site, query.q, allowed);
+  const index = desk.get(docSearchIndex);
   await index.ready();
   return rankDocs(index, query.q, allowed);
+}
+
+/**
+ * The words the index would search, in SQL: docs holding them in their text (not by typos), those with
+ * them in the title first. SQL matches the stored HTML, so each candidate is checked against its text
+ * as the index reads it (markup never finds a doc).
+ */
+async function searchInSql(site: Site, q: string, allowed: Set<string> | null): Promise<DocHit[]> {
+  // A word's stem, so that `policy` also finds `policies` as the index does.
+  const stems = queryTerms(tokenizeText(foldTerm(q))).map((term) => (term.length > 3 ? term.replace(/y$/, '') : term));
+  if (!stems.length) return [];
+  // Kept while the docs and their collections stay as they are: the first seconds repeat the same questions.
+  const key = JSON.stringify([stems, allowed === null ? null : [...allowed].sort()]);
+  return deskOf(site).get(sqlAnswers).get(key, () => readSqlAnswer(site, stems, allowed));
+}
+
+/** Answers from SQL, confirmed by the change tokens of the posts and term tables (lib/wp/fresh-cache.ts). */
+const sqlAnswers: DeskPart<RevalidatingCache<string, DocHit[]>> = {
+  name: 'docs search answers from SQL',
+  make: (site) => {
+    const { tables } = site.db;
+    const token = changeToken(site.db, [tables.posts, tables.terms, tables.termTaxonomy, tables.termRelationships]);
+    // Checked once a second: while a token is unknown (after a restart of MariaDB) each check searches again.
+    return new RevalidatingCache<string, DocHit[]>({ token, softMs: 1000, name: 'docs_search_sql' });
+  },
+  afterWrite: (answers, written) => {
+    if (written.docs?.size) answers.invalidate();
+  },
+};
+
+async function readSqlAnswer(site: Site, stems: string[], allowed: Set<string> | null): Promise<DocHit[]> {
+  const read = async (inTitles: boolean) => (await docsHoldingWords(site.db, stems, allowed, SQL_CANDIDATES, { inTitles })).map(indexedDoc)
+    .filter((doc) => stems.some((stem) => holdsWord(doc, stem)))
+    .slice(0, MAX_RESULTS);
+  // Docs with a word in the title come first: when they fill the answer, the bodies need no search.
+  const titled = await read(true);
+  const docs = titled.length === MAX_RESULTS ? titled : await read(false);
+  const collections = new Map<number, string[]>();
+  for (const [id, slug] of await docCollectionPairs(site.db, docs.map((doc) => doc.id))) collections.set(id, [...(collections.get(id) ?? []), slug]);
+  return docs.map((doc) => ({ doc, collection: (collections.get(doc.id) ?? []).find((slug) => allowed === null || allowed.has(slug)) ?? null }));
+}
+
+/** Whether a doc's text holds a word starting with `stem` (the whole word, for a stem shorter than 3 characters), as the index matches it. */
+function holdsWord(doc: IndexedDoc, stem: string): boolean {
+  const word = stem.length >= 3 ? ` ${stem}` : ` ${stem} `;
+  return doc.foldedTitle.includes(word) || doc.foldedText.includes(word);
 }
 
 /** The collections a search may show: null for any; none (an empty set) for an unknown site. */

@@ -62,16 +62,51 @@ export async function readDocs(db: Database, ids: readonly number[]): Promise<Do
   return rows.map(docRow);
 }
 
-/** Every (doc, collection slug) pair of the taxonomy: one query over the three term tables. */
-export async function docCollectionPairs(db: Database): Promise<Array<[number, string]>> {
+/** Every (doc, collection slug) pair of the taxonomy (of the docs `ids` only, when given): one query over the three term tables. */
+export async function docCollectionPairs(db: Database, ids?: readonly number[]): Promise<Array<[number, string]>> {
+  const query = collectionPairs(db).orderBy('tr.object_id').orderBy('t.slug').select('tr.object_id', 't.slug');
+  if (ids) query.whereIn('tr.object_id', ids);
+  const rows = await query;
+  return rows.map((r: { object_id: number | string; slug: string }) => [Number(r.object_id), String(r.slug)]);
+}
+
+function collectionPairs(db: Database): Knex.QueryBuilder {
   const { tables } = db;
-  const rows = await db.knex(`${tables.termTaxonomy} as tt`)
+  return db.knex(`${tables.termTaxonomy} as tt`)
     .join(`${tables.termRelationships} as tr`, 'tr.term_taxonomy_id', 'tt.term_taxonomy_id')
     .join(`${tables.terms} as t`, 't.term_id', 'tt.term_id')
-    .where('tt.taxonomy', COLLECTION_TAXONOMY)
-    .orderBy('tr.object_id').orderBy('t.slug')
-    .select('tr.object_id', 't.slug');
-  return rows.map((r: { object_id: number | string; slug: string }) => [Number(r.object_id), String(r.slug)]);
+    .where('tt.taxonomy', COLLECTION_TAXONOMY);
+}
+
+/**
+ * The docs search in SQL, for while the index loads (./search.ts): up to `limit` public docs holding
+ * any of `words` in their title, excerpt or body, as WordPress's own search matches (LIKE, any case
+ * and accent in MySQL's collations), in one of `collections` when given. Those with the most of the
+ * words in the title come first, then those with the most anywhere, then the newest. `inTitles`: only
+ * docs holding a word in the title (the first of those in the same order, and a tenth of the cost:
+ * the bodies are not searched). Slower than the index and without its typos and scores, but never
+ * wrong about which docs may be shown.
+ */
+export async function docsHoldingWords(
+  db: Database, words: readonly string[], collections: ReadonlySet<string> | null, limit: number, { inTitles = false } = {},
+): Promise<DocRow[]> {
+  const { knex } = db;
+  // `!` escapes LIKE's wildcards in both engines (a backslash is itself an escape in MySQL's strings).
+  const likes = words.map((word) => `%${word.replace(/[!%_]/g, (c) => `!${c}`)}%`);
+  const text = ['post_title', 'post_excerpt', 'post_content'];
+  const holds = (columns: string[]) => `(${columns.map((c) => `${c} LIKE ? ESCAPE '!'`).join(' OR ')})`;
+  const count = (columns: string[], alias: string) => knex.raw(
+    `(${likes.map(() => `CASE WHEN ${holds(columns)} THEN 1 ELSE 0 END`).join(' + ')}) AS ${alias}`,
+    likes.flatMap((like) => columns.map(() => like)),
+  );
+  const query = publicDocs(db)
+    .select(DOC_COLUMNS)
+    .select(count(['post_title'], 'in_title'), count(text, 'anywhere'))
+    .whereRaw(`(${likes.map(() => holds(inTitles ? ['post_title'] : text)).join(' OR ')})`, likes.flatMap((like) => (inTitles ? [like] : text.map(() => like))))
+    .orderBy([{ column: 'in_title', order: 'desc' }, { column: 'anywhere', order: 'desc' }, { column: 'post_modified_gmt', order: 'desc' }, { column: 'ID', order: 'desc' }])
+    .limit(limit);
+  if (collections) query.whereIn('ID', collectionPairs(db).whereIn('t.slug', [...collections]).select('tr.object_id'));
+  return (await query).map(docRow);
 }
 
 /** The slugs of every doc collection (the taxonomy's terms), in slug order. */

@@ -30,8 +30,6 @@ export function listFieldsOf(ticket: Ticket, postStatus: string): ListFields {
   };
 }
 
-const LISTED: ReadonlySet<string> = new Set(TICKET_POST_STATUSES);
-
 /** Above this many changed tickets an update sorts everything once instead of moving each. */
 const BULK_CHANGES = 2000;
 
@@ -130,8 +128,6 @@ export class TicketListIndex {
   private readonly names: string[] = [];
   private readonly memo = new Map<string, KeptMatches>();
   private memoIds = 0;
-  private highestId = 0;
-  private listed = 0;
   /** Set by a bulk change; the next read sorts once (a first load inserts range by range). */
   private unsorted = false;
 
@@ -139,17 +135,24 @@ export class TicketListIndex {
     return this.slotOf.size;
   }
 
-  get maxId(): number {
-    return this.highestId;
+  /** Each ticket's post status, by ID. */
+  statuses(): Map<number, string> {
+    const statuses = new Map<number, string>();
+    for (const [id, slot] of this.slotOf) statuses.set(id, this.names[this.columns.status[slot] as number] as string);
+    return statuses;
   }
 
-  /** Tickets in a status lists show (open, waiting, resolved): what a census of the table counts. */
-  get listedCount(): number {
-    return this.listed;
-  }
-
-  ids(): IterableIterator<number> {
-    return this.slotOf.keys();
+  /** Per post status, how many tickets and the sum of their IDs: what a census of the table is compared with. */
+  census(): Map<string, { count: number; idSum: number }> {
+    const census = new Map<string, { count: number; idSum: number }>();
+    for (const [id, slot] of this.slotOf) {
+      const status = this.names[this.columns.status[slot] as number] as string;
+      const counted = census.get(status) ?? { count: 0, idSum: 0 };
+      counted.count += 1;
+      counted.idSum += id;
+      census.set(status, counted);
+    }
+    return census;
   }
 
   /** Puts tickets in (new ones, or new states of known ones); a ticket read again unchanged costs nothing. */
@@ -283,6 +286,11 @@ export class TicketListIndex {
       && (site === undefined || c.site[slot] === site);
   }
 
+  /** Sorts after a bulk change now (a first load), rather than on the next read. */
+  sortNow(): void {
+    this.sort();
+  }
+
   private sort(): void {
     if (!this.unsorted) return;
     const live = this.size;
@@ -305,8 +313,6 @@ export class TicketListIndex {
     const slot = this.freeSlots.pop() ?? this.size;
     this.columns.write(slot, row);
     this.slotOf.set(row.id, slot);
-    this.highestId = Math.max(this.highestId, row.id);
-    if (this.isListed(row.status)) this.listed++;
     if (row.author > 0) addTo(this.byAuthor, row.author, slot);
     if (row.email !== NONE) addTo(this.byEmail, row.email, slot);
     return slot;
@@ -318,7 +324,6 @@ export class TicketListIndex {
     const row = this.columns.read(slot);
     this.slotOf.delete(id);
     this.freeSlots.push(slot);
-    if (this.isListed(row.status)) this.listed--;
     if (row.author > 0) removeFrom(this.byAuthor, row.author, slot);
     if (row.email !== NONE) removeFrom(this.byEmail, row.email, slot);
   }
@@ -363,10 +368,6 @@ export class TicketListIndex {
   private newestFirst(a: number, b: number): number {
     const { activity, id } = this.columns;
     return (activity[b] as number) - (activity[a] as number) || (id[b] as number) - (id[a] as number);
-  }
-
-  private isListed(status: number): boolean {
-    return LISTED.has(this.names[status] as string);
   }
 
   private coded(row: ListFields): Row {

@@ -5,7 +5,7 @@ import { selectWithMaterialization } from '../../wp/db/optimizer';
 import { postMetaFor, singleMetaValues } from '../../wp/posts';
 import { ListFields } from './list-index';
 import { TicketFilter, applyTicketFilter } from './list-query';
-import { MESSAGE_META, POST_TYPE, PostRow, RAW_FROM_META, TICKET_META, TICKET_POST_STATUSES, assigneeOf, priorityOf, toAttachment, toDelivery, toMessage, toSiteDetails, toTicket } from './rows';
+import { MESSAGE_META, POST_TYPE, PostRow, RAW_FROM_META, TICKET_META, assigneeOf, priorityOf, toAttachment, toDelivery, toMessage, toSiteDetails, toTicket } from './rows';
 import { Conversation, Delivery, Ticket } from './types';
 
 const TICKET_COLUMNS = ['p.ID', 'p.post_title', 'p.post_status', 'p.post_date', 'p.post_modified', 'p.post_author'];
@@ -37,13 +37,12 @@ export interface StoredTicket {
   postStatus: string;
 }
 
-/** Which stored tickets to read again: by ID, modified at or after a site-local time, or with an ID above one. */
-export type StoredTicketSelection = { ids: readonly number[] } | { modifiedSince: string } | { idAbove: number };
+/** Which stored tickets to read again: by ID, or modified at or after a site-local time. */
+export type StoredTicketSelection = { ids: readonly number[] } | { modifiedSince: string };
 
 function selectStored(qb: Knex.QueryBuilder, which: StoredTicketSelection): Knex.QueryBuilder {
   if ('ids' in which) return qb.whereIn('p.ID', which.ids);
-  if ('modifiedSince' in which) return qb.where('p.post_modified', '>=', which.modifiedSince);
-  return qb.where('p.ID', '>', which.idAbove);
+  return qb.where('p.post_modified', '>=', which.modifiedSince);
 }
 
 /** The tickets of every post status `which` selects, by ID: one query for the rows, one for their meta. */
@@ -51,18 +50,6 @@ export async function readStoredTickets(db: Database, which: StoredTicketSelecti
   const rows: PostRow[] = await selectStored(db.knex(`${db.tables.posts} as p`).select(TICKET_COLUMNS).where('p.post_type', POST_TYPE.ticket), which).orderBy('p.ID');
   const tickets = await withTicketMeta(db.knex, db, rows);
   return tickets.map((ticket, i) => ({ ticket, postStatus: String(rows[i]?.post_status) }));
-}
-
-/** How many tickets a list may show (the post statuses of tickets; trashed and drafts left out). */
-export async function countListedTickets(db: Database): Promise<number> {
-  const [census] = await db.knex(db.tables.posts).where({ post_type: POST_TYPE.ticket }).whereIn('post_status', TICKET_POST_STATUSES).count({ n: '*' });
-  return Number(census?.n ?? 0);
-}
-
-/** The IDs of every ticket, of any post status. */
-export async function allTicketIds(db: Database): Promise<Set<number>> {
-  const rows = await db.knex(db.tables.posts).where({ post_type: POST_TYPE.ticket }).select('ID');
-  return new Set(rows.map((r: { ID: number | string }) => Number(r.ID)));
 }
 
 /** What a list filters and sorts on (./list-index.ts): a lean read of many tickets. */
@@ -99,6 +86,33 @@ export async function readListFields(db: Database, after: number, upTo: number):
 export async function highestPostId(db: Database): Promise<number> {
   const row = await db.knex(db.tables.posts).max({ top: 'ID' }).first();
   return Number(row?.top ?? 0);
+}
+
+/** A post newer than those seen: its type, and the post it hangs off (a message's ticket). */
+export interface NewPost {
+  id: number;
+  type: string;
+  parent: number;
+}
+
+/** Every post with an ID above `after`, of any type (a range of the primary key). */
+export async function postsAfter(db: Database, after: number): Promise<NewPost[]> {
+  const rows: Array<{ ID: number | string; post_type: string; post_parent: number | string }> = await db.knex(db.tables.posts)
+    .where('ID', '>', after).select('ID', 'post_type', 'post_parent');
+  return rows.map((r) => ({ id: Number(r.ID), type: String(r.post_type), parent: Number(r.post_parent) || 0 }));
+}
+
+/** Per post status of tickets: how many, and the sum of their IDs (WordPress's type_status_date index alone answers it). */
+export async function ticketStatusCensus(db: Database): Promise<Map<string, { count: number; idSum: number }>> {
+  const rows: Array<{ post_status: string; n: number | string; ids: number | string }> = await db.knex(db.tables.posts)
+    .where({ post_type: POST_TYPE.ticket }).groupBy('post_status').select('post_status').count({ n: '*' }).sum({ ids: 'ID' });
+  return new Map(rows.map((r) => [String(r.post_status), { count: Number(r.n), idSum: Number(r.ids) }]));
+}
+
+/** Every ticket's post status, by ID (from the type_status_date index, no row read). */
+export async function ticketStatuses(db: Database): Promise<Map<number, string>> {
+  const rows: Array<{ ID: number | string; post_status: string }> = await db.knex(db.tables.posts).where({ post_type: POST_TYPE.ticket }).select('ID', 'post_status');
+  return new Map(rows.map((r) => [Number(r.ID), String(r.post_status)]));
 }
 
 /** A ticket by ID, or null when there is no such ticket. */

@@ -61,4 +61,13 @@ describe('request log', () => {
     assert.equal(line.starting, true);
     assert.equal(line.level, 40);
   });
+
+  it("logs a health check's 503 (not ready yet, by design) as a warning, and any other route's 503 as an error", async () => {
+    const out = sink();
+    const log = createRequestLogger(out, 'json');
+    log({ ...record, route: '/-/health/ready', path: '/-/health/ready', status: 503 });
+    log({ ...record, status: 503 });
+    await log.flush();
+    assert.deepEqual(out.text().trim().split('\n').map((l) => JSON.parse(l).level), [40, 50]);
+  });
 });

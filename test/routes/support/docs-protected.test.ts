@@ -14,6 +14,7 @@ import { eventually } from '../../harness/eventually';
 import { FakeProvider, startFakeProvider } from '../../harness/chat-provider';
 import { TestSite, openTestSite, setSupportSettings } from '../../harness/outbound';
 import { API, Login, as } from '../../harness/support';
+import { loadDocsIndex } from '../../harness/desk';
 
 /** The project's freshness bound. */
 const BOUND_MS = 2000;
@@ -46,6 +47,7 @@ describe('password-protected docs', function () {
     ]);
     // Protected before anything was indexed or learned.
     await setPassword(vault, 'partners-2026');
+    await loadDocsIndex(t.site);
     await setSupportSettings(t.site, { chat_enabled: true, chat_base_url: fake.baseUrl, chat_model: 'ok', chat_api_key: 'sk-test-key' });
   });
   after(async () => {

@@ -15,6 +15,7 @@ import { postMetaFor, singleMetaValues } from '../../../lib/wp/posts';
 import { FLUSH_MS } from '../../../lib/wp/rate-limit';
 import { TestSite, openTestSite } from '../../harness/outbound';
 import { API } from '../../harness/support';
+import { loadDocsIndex } from '../../harness/desk';
 import { assertRestError } from '../../harness/wp-http';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -36,6 +37,7 @@ describe('support/v1 docs', function () {
       { slug: 'secret-draft', title: 'Unreleased feature', content: 'Not yet.', status: 'draft', collections: ['basics'] },
       ...Array.from({ length: 12 }, (_, i) => ({ slug: `widget-${i}`, title: `Widget guide ${i}`, content: `All about widgets, part ${i}.`, collections: ['widgets'] })),
     ]);
+    await loadDocsIndex(t.site);
   });
   after(async () => {
     await t?.close();

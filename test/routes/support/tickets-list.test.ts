@@ -4,6 +4,7 @@ import request from 'supertest';
 import { API, as, ticketIdsOwnedBy } from '../../harness/support';
 import { OracleSite, openOracle } from '../../harness/oracle';
 import { eventually } from '../../harness/eventually';
+import { loadTicketIndex } from '../../harness/desk';
 
 describe('GET /support/v1/tickets', function () {
   let oracle: OracleSite;
@@ -98,6 +99,7 @@ describe('GET /support/v1/tickets', function () {
   };
 
   it('once warm, lists from memory: a page seen before costs no query, a new one reads only its tickets by ID', async () => {
+    await loadTicketIndex(oracle.site);
     await as(oracle.app, 'agent1').get(`${API}/tickets?priority=normal&per_page=10&page=3`);
     assert.deepEqual(await queriesOf(() => as(oracle.app, 'agent1').get(`${API}/tickets?priority=normal&per_page=10&page=3`)), []);
     const later = await queriesOf(() => as(oracle.app, 'agent1').get(`${API}/tickets?status=resolved&per_page=7&page=4`));

@@ -8,6 +8,7 @@ import { fixedClock } from '../../../../lib/wp/clock';
 import { Site } from '../../../../lib/wp/site';
 import { envFor, openFor } from '../../../cli/cli-harness';
 import { ScratchDatabase, scratchDatabase } from '../../../harness/db';
+import { loadDocsIndex } from '../../../harness/desk';
 
 describe('the demo docs', function () {
   let db: ScratchDatabase;
@@ -17,6 +18,7 @@ describe('the demo docs', function () {
     db = await scratchDatabase();
     ({ site } = await openFor(envFor(db.target), fixedClock(Date.UTC(2026, 10, 25, 12))));
     assert.ok(await seedDemoSite(site));
+    await loadDocsIndex(site);
   });
   after(async () => {
     await site?.close();

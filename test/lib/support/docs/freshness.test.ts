@@ -14,6 +14,7 @@ import { Site } from '../../../../lib/wp/site';
 import { eventually } from '../../../harness/eventually';
 import { TestSite, openTestSite } from '../../../harness/outbound';
 import { API } from '../../../harness/support';
+import { loadDocsIndex } from '../../../harness/desk';
 
 /** The project's freshness bound. */
 const BOUND_MS = 2000;
@@ -33,7 +34,7 @@ describe('docs search freshness (changes made behind Understudy’s back)', func
       { slug: 'known', title: 'Known doc', content: 'Already here before the index was built.', collections: ['guides'] },
       { slug: 'other', title: 'Other collection', content: 'Lives in answers.', collections: ['answers'] },
     ]);
-    // Builds the index.
+    await loadDocsIndex(t.site);
     assert.equal((await hits({ q: 'known' })).length, 1);
   });
   after(async () => {

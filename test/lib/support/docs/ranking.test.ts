@@ -9,6 +9,7 @@ import { createConnectedSite } from '../../../../lib/support/sites/admin';
 import { RANKING_DOCS, RANKING_QUERIES, RANKING_SITES } from '../../../fixtures/docs/corpus';
 import { TestSite, openTestSite } from '../../../harness/outbound';
 import { API } from '../../../harness/support';
+import { loadDocsIndex } from '../../../harness/desk';
 
 describe('docs search ranking (110 docs, the corpus queries)', function () {
   let t: TestSite;
@@ -22,6 +23,7 @@ describe('docs search ranking (110 docs, the corpus queries)', function () {
     for (const [name, collections] of Object.entries(RANKING_SITES)) {
       siteIds[name] = (await createConnectedSite(t.site, { name, origins: [], docCollections: [...collections] })).site.siteId;
     }
+    await loadDocsIndex(t.site);
   });
   after(async () => {
     await t?.close();

@@ -14,6 +14,7 @@ import { foldTerm, tokenizeText } from '../../../../lib/support/docs/text';
 import { assertAboutLinear } from '../../../fuzz/settings';
 import { TestSite, openTestSite } from '../../../harness/outbound';
 import { API } from '../../../harness/support';
+import { loadDocsIndex } from '../../../harness/desk';
 
 describe('docs search bounds', function () {
   this.timeout(60_000);
@@ -28,6 +29,7 @@ describe('docs search bounds', function () {
       // One word for each of 60 codes: `zyx` stands for more words than a prefix may.
       { slug: 'codes', title: 'Error codes', content: Array.from({ length: MAX_EXPANSIONS + 10 }, (_, i) => `zyx${i}`).join(' '), collections: ['setup'] },
     ]);
+    await loadDocsIndex(t.site);
   });
   after(async () => {
     await t?.close();

@@ -78,7 +78,12 @@ describe('the in-memory ticket index', () => {
         for (const filter of FILTERS) assert.deepEqual(Array.from(index.matches(filter)), expected(model, filter), JSON.stringify(filter));
       }
       assert.equal(index.size, model.size);
-      assert.equal(index.listedCount, [...model.values()].filter((t) => TICKET_POST_STATUSES.includes(t.postStatus)).length);
+      const census = new Map<string, { count: number; idSum: number }>();
+      for (const t of model.values()) {
+        const counted = census.get(t.postStatus) ?? { count: 0, idSum: 0 };
+        census.set(t.postStatus, { count: counted.count + 1, idSum: counted.idSum + t.id });
+      }
+      assert.deepEqual(index.census(), census);
       for (const filter of FILTERS) assert.deepEqual(Array.from(index.matches(filter)), expected(model, filter), JSON.stringify(filter));
     }), { numRuns: 100, seed: 20261126 });
   });

@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { Knex } from 'knex';
 import { createApp } from '../../../../lib/app';
 import { changeToken } from '../../../../lib/wp/db/change-token';
+import { siteDates } from '../../../../lib/wp/dates';
+import { indexStatus, removeIndexes } from '../../../../lib/support/db-indexes';
 import { openSite } from '../../../../lib/boot';
 import { memoryLogger } from '../../../../lib/logger';
 import { Actor, actorOf } from '../../../../lib/support/tickets/actor';
@@ -116,6 +118,26 @@ describe('the ticket list from memory', function () {
     assert.equal(created.status, 201, created.text);
     assert.equal((await agentList())[0]?.id, created.body.id);
     assert.equal((await listTickets(oracle.site, customer, { page: 1, perPage: 5 })).tickets[0]?.id, created.body.id);
+  });
+
+  it('on WordPress\'s own indexes alone (no svc_* index), shows within 2 seconds a priority PHP changed in place, and a status', async () => {
+    await removeIndexes(oracle.site.db);
+    assert.ok((await indexStatus(oracle.site.db)).every((state) => !state.present), 'a stock schema');
+    const listed = await agentList('&status=open');
+    const [target, other] = listed;
+    assert.ok(target && other);
+    const agent = await actor('agent1');
+    const { local, gmt } = await siteDates(oracle.site.options, oracle.site.clock.now());
+    // As the plugin's PHP writes a priority: update_post_meta() in place, and the post's post_modified.
+    const meta = await php('wp_postmeta').where({ post_id: target.id, meta_key: '_svc_priority' }).update({ meta_value: 'urgent' });
+    if (!meta) await php('wp_postmeta').insert({ post_id: target.id, meta_key: '_svc_priority', meta_value: 'urgent' });
+    await php('wp_posts').where({ ID: target.id }).update({ post_modified: local, post_modified_gmt: gmt });
+    await php('wp_posts').where({ ID: other.id }).update({ post_status: 'svc-waiting', post_modified: local });
+    await eventually(async () => {
+      const urgent = await listTickets(oracle.site, agent, { priority: 'urgent', page: 1, perPage: 100 });
+      const waiting = ids(await agentList('&status=waiting'));
+      return ids(urgent.tickets).includes(target.id) && waiting.includes(other.id);
+    }, BOUND_MS);
   });
 
   it('catches up while a table rebuild or a restart leaves the change token unknown (MariaDB), without loading everything again', async function () {
