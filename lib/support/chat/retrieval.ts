@@ -10,9 +10,9 @@
  * no longer holds. Whether the docs index changed at all is read from its answer cache, which it
  * empties on any change: the marker kept there is the same object until then.
  */
-import MiniSearch from 'minisearch';
 import { Site } from '../../wp/site';
 import { DeskPart, deskOf } from '../desk';
+import { CompactMiniSearch } from '../docs/compact-postings';
 import { DocIndex, docSearchIndex } from '../docs/search-index';
 import { STOP_WORDS, typoDistance } from '../docs/search';
 import { docPermalink, readDocs } from '../docs/store';
@@ -75,7 +75,7 @@ interface Fields {
 }
 
 class PassageIndex {
-  private readonly engine = new MiniSearch<Fields>({
+  private readonly engine = new CompactMiniSearch<Fields>({
     fields: ['title', 'heading', 'body'],
     storeFields: [],
     tokenize: tokenizeText,
@@ -149,6 +149,7 @@ class PassageIndex {
       }
       this.byDoc.set(row.id, { modified: row.modified, ids: passages.map((p) => p.id) });
     }
+    if (done >= YIELD_EVERY) this.engine.compact();
     const left = stale.length - now.length;
     // Only a complete pass may say the passages are the docs index's as of its marker.
     if (left === 0) this.marker = marker;

@@ -19,6 +19,7 @@ import { changeToken, ChangeToken } from '../../wp/db/change-token';
 import { mysqlDateTime } from '../../wp/dates';
 import { Site } from '../../wp/site';
 import { DeskPart } from '../desk';
+import { CompactMiniSearch } from './compact-postings';
 import { DocRow, docCollectionPairs, docsModifiedSince, publicDocIds, readDocs } from './store';
 import { EXCERPT_WORDS, foldForMatching, plainText, searchTerm, tokenizeText, trimWords } from './text';
 
@@ -67,7 +68,7 @@ export interface WordCost {
  * MiniSearch with a look into its own term index (protected, for subclasses): how many matches a word
  * and its prefix or typo expansions would score, known before the search scores them (./search.ts).
  */
-class DocEngine extends MiniSearch<Fields> {
+class DocEngine extends CompactMiniSearch<Fields> {
   /** The whole word's matches. */
   exactCost(term: string): WordCost {
     const data = this._index.get(term);
@@ -220,6 +221,7 @@ export class DocIndex {
       // Indexing thousands of docs takes seconds: other requests are served in between.
       if (++done % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     }
+    if (done >= YIELD_EVERY) this.engine.compact();
   }
 
   private setCollections(collections: Map<number, string[]>): void {
