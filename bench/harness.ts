@@ -85,7 +85,8 @@ function start(name: string, args: string[], env: Record<string, string>): Promi
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (!/listening|Serving|http:\/\/127\.0\.0\.1:\d+/i.test(output)) return;
+      // The metrics port's line comes first and names an address too: not the server's.
+      if (!output.split('\n').some((line) => !/metrics/i.test(line) && /listening|Serving|http:\/\/127\.0\.0\.1:\d+/i.test(line))) return;
       // Listening: its output is read (so its pipes never fill) and dropped from now on.
       child.stdout?.off('data', onData).resume();
       child.stderr?.off('data', onData).resume();
