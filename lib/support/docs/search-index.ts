@@ -19,9 +19,10 @@ import { changeToken, ChangeToken } from '../../wp/db/change-token';
 import { mysqlDateTime } from '../../wp/dates';
 import { Site } from '../../wp/site';
 import { DeskPart } from '../desk';
+import { ANSWER_BYTES, AnswerCache } from './answer-cache';
 import { CompactMiniSearch } from './compact-postings';
 import { DocRow, docCollectionPairs, docsModifiedSince, publicDocIds, readDocs } from './store';
-import { EXCERPT_WORDS, foldForMatching, plainText, searchTerm, tokenizeText, trimWords } from './text';
+import { EXCERPT_WORDS, firstWords, plainText, searchTerm, tokenizeText } from './text';
 
 /** Answers are served without a check while the index was confirmed this recently. */
 const SOFT_MS = 250;
@@ -31,21 +32,40 @@ const FRESH_MS = 1900;
 const CLOCK_MARGIN_SECONDS = 60;
 /** Docs indexed between two turns of the event loop. */
 const YIELD_EVERY = 100;
-/** Answers kept per index (queries with their filters). */
-const MAX_ANSWERS = 2000;
+/** Docs read from the database at a time: a first load holds one batch of rows, not every doc's HTML. */
+export const READ_BATCH = 900;
 
-/** A public doc as searches show and re-rank it. */
-export interface IndexedDoc {
-  id: number;
-  /** Plain text (no tags, entities decoded). */
-  title: string;
-  /** Plain text: the doc's own excerpt, else the start of its body. */
-  excerpt: string;
-  slug: string;
-  modified: string;
-  /** foldForMatching() of the title, and of the excerpt and body: for the phrase bonus. */
-  foldedTitle: string;
-  foldedText: string;
+/**
+ * A public doc as searches show and re-rank it, each string kept once: the excerpt is a length of
+ * its text, not a copy, and the chat assistant's passages share the text (lib/support/chat/retrieval.ts).
+ */
+export class IndexedDoc {
+  constructor(
+    readonly id: number,
+    /** Plain text (no tags, entities decoded). */
+    readonly title: string,
+    readonly slug: string,
+    /** `post_modified_gmt`. */
+    readonly modified: string,
+    /** Plain text: the doc's own excerpt, when it has one, a space, then its body. */
+    readonly text: string,
+    /** The excerpt: the first `excerptLength` characters of `text`, then `…` when `excerptCut`. */
+    private readonly excerptLength: number,
+    private readonly excerptCut: boolean,
+  ) {}
+
+  /** A doc from its row and the plain text of its title, own excerpt ('' for none) and body. */
+  static of(row: DocRow, title: string, ownExcerpt: string, body: string): IndexedDoc {
+    if (ownExcerpt) return new IndexedDoc(row.id, title, row.slug, row.modified, `${ownExcerpt} ${body}`, ownExcerpt.length, false);
+    const { length, cut } = firstWords(body, EXCERPT_WORDS);
+    return new IndexedDoc(row.id, title, row.slug, row.modified, body, length, cut);
+  }
+
+  /** Plain text: the doc's own excerpt, else the start of its body (trimWords()). */
+  get excerpt(): string {
+    const start = this.text.slice(0, this.excerptLength);
+    return this.excerptCut ? `${start}…` : start;
+  }
 }
 
 /** What MiniSearch indexes per doc. */
@@ -108,7 +128,7 @@ function matchesOf(data: Map<number, Map<number, number>>): number {
 export class DocIndex {
   private readonly engine = newEngine();
   private readonly docs = new Map<number, IndexedDoc>();
-  private collections = new Map<number, string[]>();
+  private collections = new Map<number, readonly string[]>();
   private readonly postsToken: ChangeToken;
   private readonly termsToken: ChangeToken;
   private seen: { posts: string | null; terms: string | null } = { posts: null, terms: null };
@@ -120,7 +140,8 @@ export class DocIndex {
   private confirmed = 0;
   private running: Promise<void> | null = null;
   /** Answers by query and filter, dropped whenever what the index holds changes (see answer()). */
-  private readonly answers = new Map<string, unknown>();
+  private readonly answers = new AnswerCache(ANSWER_BYTES);
+  private changes = 0;
 
   constructor(private readonly site: Site) {
     const { tables } = site.db;
@@ -161,14 +182,21 @@ export class DocIndex {
   /**
    * The answer to a search, computed once for the index as it stands: a help center is asked the same
    * few hundred questions again and again, and scoring every doc that holds a common word is the costly
-   * part. At most MAX_ANSWERS are kept (the oldest go first); any change to a doc or a collection drops them all.
+   * part. Answers are kept within ANSWER_BYTES (`bytes` estimates what one holds; the least recently
+   * asked go first); any change to a doc or a collection drops them all.
    */
-  answer<T>(key: string, compute: () => T): T {
-    if (this.answers.has(key)) return this.answers.get(key) as T;
-    const value = compute();
-    if (this.answers.size >= MAX_ANSWERS) this.answers.delete(this.answers.keys().next().value as string);
-    this.answers.set(key, value);
-    return value;
+  answer<T>(key: string, compute: () => T, bytes: (value: T) => number): T {
+    return this.answers.get(key, compute, bytes);
+  }
+
+  /** What the kept answers hold, as estimated (docs/performance.md). */
+  get answerBytes(): number {
+    return this.answers.bytes;
+  }
+
+  /** Moves on every change to what the index holds (the chat passages follow it: lib/support/chat/retrieval.ts). */
+  get version(): number {
+    return this.changes;
   }
 
   doc(id: number): IndexedDoc | undefined {
@@ -214,41 +242,45 @@ export class DocIndex {
         if (this.docs.get(id)?.modified !== modified) wanted.add(id);
       }
     }
+    const toRead = [...wanted];
     let done = 0;
-    for (const row of await readDocs(this.site.db, [...wanted])) {
-      this.put(row);
-      if (this.newest === null || row.modified > this.newest) this.newest = row.modified;
-      // Indexing thousands of docs takes seconds: other requests are served in between.
-      if (++done % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    for (let start = 0; start < toRead.length; start += READ_BATCH) {
+      for (const row of await readDocs(this.site.db, toRead.slice(start, start + READ_BATCH))) {
+        this.put(row);
+        if (this.newest === null || row.modified > this.newest) this.newest = row.modified;
+        // Indexing thousands of docs takes seconds: other requests are served in between.
+        if (++done % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
     }
     if (done >= YIELD_EVERY) this.engine.compact();
   }
 
-  private setCollections(collections: Map<number, string[]>): void {
+  private setCollections(collections: Map<number, readonly string[]>): void {
     if (sameCollections(this.collections, collections)) return;
     this.collections = collections;
-    this.answers.clear();
+    this.changed();
   }
 
   private put(row: DocRow): void {
     const title = plainText(row.title);
     const body = plainText(row.content);
     const ownExcerpt = plainText(row.excerpt);
-    const doc: IndexedDoc = {
-      id: row.id, title, excerpt: ownExcerpt || trimWords(body, EXCERPT_WORDS), slug: row.slug, modified: row.modified,
-      foldedTitle: foldForMatching(title), foldedText: foldForMatching(`${ownExcerpt} ${body}`),
-    };
     const fields: Fields = { id: row.id, title, excerpt: ownExcerpt, body };
     if (this.engine.has(row.id)) this.engine.replace(fields);
     else this.engine.add(fields);
-    this.docs.set(row.id, doc);
-    this.answers.clear();
+    this.docs.set(row.id, IndexedDoc.of(row, title, ownExcerpt, body));
+    this.changed();
   }
 
   private remove(id: number): void {
     if (this.engine.has(id)) this.engine.discard(id);
     this.docs.delete(id);
+    this.changed();
+  }
+
+  private changed(): void {
     this.answers.clear();
+    this.changes += 1;
   }
 }
 
@@ -271,15 +303,27 @@ function newEngine(): DocEngine {
   });
 }
 
-function sameCollections(a: Map<number, string[]>, b: Map<number, string[]>): boolean {
+function sameCollections(a: Map<number, readonly string[]>, b: Map<number, readonly string[]>): boolean {
   if (a.size !== b.size) return false;
   for (const [id, slugs] of a) if (b.get(id)?.join('\n') !== slugs.join('\n')) return false;
   return true;
 }
 
-function groupPairs(pairs: Array<[number, string]>): Map<number, string[]> {
+/** Each doc's collection slugs; docs in the same collections share one list (a help center has a few dozen, not one a doc). */
+function groupPairs(pairs: Array<[number, string]>): Map<number, readonly string[]> {
   const grouped = new Map<number, string[]>();
-  for (const [id, slug] of pairs) grouped.set(id, [...(grouped.get(id) ?? []), slug]);
+  for (const [id, slug] of pairs) {
+    const slugs = grouped.get(id);
+    if (slugs) slugs.push(slug);
+    else grouped.set(id, [slug]);
+  }
+  const shared = new Map<string, readonly string[]>();
+  for (const [id, slugs] of grouped) {
+    const key = slugs.join('\n');
+    const same = shared.get(key);
+    if (same) grouped.set(id, same as string[]);
+    else shared.set(key, slugs);
+  }
   return grouped;
 }
 

@@ -14,7 +14,7 @@ import { Site } from '../../wp/site';
 import { DeskPart, deskOf } from '../desk';
 import { findSite } from '../sites/store';
 import { DocIndex, IndexedDoc, docSearchIndex } from './search-index';
-import { foldTerm, searchTerm, tokenizeText } from './text';
+import { foldForMatching, foldTerm, searchTerm, tokenizeText } from './text';
 
 export const MAX_RESULTS = 8;
 
@@ -25,6 +25,9 @@ const FIELD_BOOST = { title: 3, excerpt: 1.5, body: 1 };
 /** Multipliers for docs holding the whole query (2 words or more) as typed. */
 const PHRASE_IN_TITLE = 3;
 const PHRASE_IN_TEXT = 1.6;
+/** A kept answer's array, and each hit in it (V8's object and array slot), in bytes. */
+const ARRAY_BYTES = 48;
+const HIT_BYTES = 48;
 
 /** Different words a query searches at most: the first ones typed (WordPress's own search takes 9). */
 export const MAX_QUERY_WORDS = 8;
@@ -95,7 +98,12 @@ export function rankDocs(index: DocIndex, q: string, allowed: Set<string> | null
   const searched = queryTerms(words);
   if (!searched.length) return [];
   const key = JSON.stringify([searched, words, allowed === null ? null : [...allowed].sort()]);
-  return index.answer(key, () => rank(index, planQuery(index, searched), words, allowed));
+  return index.answer(key, () => rank(index, planQuery(index, searched), words, allowed), answerBytes);
+}
+
+/** What a kept answer holds: its array and hits (the docs and slugs are the index's own). */
+function answerBytes(hits: readonly DocHit[]): number {
+  return ARRAY_BYTES + hits.length * HIT_BYTES;
 }
 
 /**
@@ -181,8 +189,12 @@ function rank(index: DocIndex, plan: QueryPlan, words: string[], allowed: Set<st
     .map(({ doc }) => ({ doc, collection: shownIn(doc.id) }));
 }
 
+/**
+ * The doc's text is folded here, for the best candidates of a query of two words or more, rather than
+ * kept folded beside the text: the answer is kept, and a second copy of every doc is not.
+ */
 function phraseBonus(doc: IndexedDoc, phrase: string | null): number {
   if (phrase === null) return 1;
-  if (doc.foldedTitle.includes(phrase)) return PHRASE_IN_TITLE;
-  return doc.foldedText.includes(phrase) ? PHRASE_IN_TEXT : 1;
+  if (foldForMatching(doc.title).includes(phrase)) return PHRASE_IN_TITLE;
+  return foldForMatching(doc.text).includes(phrase) ? PHRASE_IN_TEXT : 1;
 }
