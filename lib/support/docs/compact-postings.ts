@@ -2,67 +2,151 @@
  * MiniSearch with compact postings (docs/performance.md, "What the docs indexes hold"). MiniSearch
  * keeps, for each word, a Map of fields to a Map of documents to counts: about 45 bytes a (word,
  * field, document) and two Maps a word, 60 MB of the heap at 10,000 docs. Here every word's postings
- * of every field are runs of (short ID, count) pairs in one Int32Array of the engine, each run behind
- * the few Map methods MiniSearch calls, so its search, scoring and clean-up run unchanged. The pairs
- * are kept in the order its Maps would keep them (ascending short IDs: MiniSearch gives each added
- * document the next one), so every score is summed in the same order and comes out the same.
+ * of every field are runs of one Uint32Array of the engine (a document's short ID and its count in one
+ * number), each run behind the few Map methods MiniSearch calls, so its search, scoring and clean-up
+ * run unchanged. The postings are kept in the order its Maps would keep them (ascending short IDs:
+ * MiniSearch gives each added document the next one), so every score is summed in the same order and
+ * comes out the same.
  */
 import MiniSearch, { Options } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
 
-/** Pairs a run starts with; it then grows by half. */
-const FIRST_PAIRS = 2;
-/** Wasted Int32s (moved runs, removed pairs) below which the pool is never compacted on its own. */
+/** Postings a run starts with; it then grows by half. */
+const FIRST_ROOM = 2;
+/** Wasted postings (moved runs, removed documents) below which the pool is never compacted on its own. */
 const COMPACT_AT = 1 << 16;
+/** A posting is `id * COUNTS + count` while every ID and count fits; beyond, the pool keeps (ID, count) pairs. */
+const COUNT_BITS = 10;
+const COUNTS = 1 << COUNT_BITS;
+const NARROW_IDS = 2 ** (32 - COUNT_BITS);
+/** The fields a word has postings in at most (the docs and the passages have three). */
+const MAX_FIELDS = 3;
 
-/** One engine's pairs: runs are cut from the end; a run that grows moves to the end, its old room wasted until compaction. */
-class PairPool {
-  data = new Int32Array(1 << 14);
-  /** The engine's fields, each word's postings at most. */
-  fields = 0;
-  /** Int32s in use, wasted ones included. */
+/**
+ * One engine's postings, and where each run is: runs are cut from the end; a run that grows moves to
+ * the end, its old room wasted until compaction. Runs are numbered; their place, room, postings used
+ * (removed ones included) and live postings are kept in typed columns, not an object each.
+ */
+class PostingPool {
+  data = new Uint32Array(1 << 14);
+  /** 1 while each posting is one number; 2 once an ID or count did not fit (pairs). */
+  stride = 1;
+  /** Postings in use, wasted ones included; and wasted. */
   top = 0;
   wasted = 0;
   /** Iterations under way: runs may not move meanwhile. */
   walking = 0;
-  /** Where the pair last iterated over starts: MiniSearch reads a document's count right after its ID. */
+  /** The posting last iterated over: MiniSearch reads a document's count right after its ID. */
   hint = -1;
+  start = new Int32Array(1024);
+  room = new Int32Array(1024);
+  used = new Int32Array(1024);
+  live = new Int32Array(1024);
+  private runs = 0;
+  private readonly freeRuns: number[] = [];
 
-  /** Room for `ints` more at the end. */
-  reserve(ints: number): number {
-    if (this.top + ints > this.data.length) {
-      const grown = new Int32Array(Math.max(this.top + ints, Math.ceil(this.data.length * 1.5)));
-      grown.set(this.data.subarray(0, this.top));
+  id(at: number): number {
+    return this.stride === 1 ? (this.data[at] as number) >>> COUNT_BITS : (this.data[at * 2] as number);
+  }
+
+  count(at: number): number {
+    return this.stride === 1 ? (this.data[at] as number) & (COUNTS - 1) : (this.data[at * 2 + 1] as number);
+  }
+
+  put(at: number, id: number, count: number): void {
+    if (this.stride === 1 && (id >= NARROW_IDS || count >= COUNTS)) this.widen();
+    if (this.stride === 1) this.data[at] = id * COUNTS + count;
+    else {
+      this.data[at * 2] = id;
+      this.data[at * 2 + 1] = count;
+    }
+  }
+
+  /** Moves `n` postings from `from` to `to` (either way). */
+  move(to: number, from: number, n: number): void {
+    this.data.copyWithin(to * this.stride, from * this.stride, (from + n) * this.stride);
+  }
+
+  /** Room for `n` more postings at the end; where it starts. */
+  reserve(n: number): number {
+    if ((this.top + n) * this.stride > this.data.length) {
+      const grown = new Uint32Array(Math.max((this.top + n) * this.stride, Math.ceil(this.data.length * 1.5)));
+      grown.set(this.data.subarray(0, this.top * this.stride));
       this.data = grown;
     }
     const at = this.top;
-    this.top += ints;
+    this.top += n;
     return at;
+  }
+
+  newRun(): number {
+    const run = this.freeRuns.pop() ?? this.runs++;
+    if (run >= this.start.length) {
+      for (const column of ['start', 'room', 'used', 'live'] as const) {
+        const grown = new Int32Array(this.start.length * 2);
+        grown.set(this[column]);
+        this[column] = grown;
+      }
+    }
+    this.start[run] = 0;
+    this.room[run] = 0;
+    this.used[run] = 0;
+    this.live[run] = 0;
+    return run;
+  }
+
+  /** A run its word dropped: all its room is wasted, and its number free (its columns stay readable until reused). */
+  freeRun(run: number): void {
+    this.wasted += (this.room[run] as number) - ((this.used[run] as number) - (this.live[run] as number));
+    this.freeRuns.push(run);
+  }
+
+  /** Copies the live postings of `runs` into a pool of just them, in order. */
+  compact(runs: Iterable<number>, live: number): void {
+    const data = new Uint32Array(Math.max(live * this.stride, 1 << 14));
+    let to = 0;
+    for (const run of runs) {
+      const start = to;
+      for (let at = this.start[run] as number, end = at + (this.used[run] as number); at < end; at++) {
+        if (this.count(at) === 0) continue;
+        for (let k = 0; k < this.stride; k++) data[to * this.stride + k] = this.data[at * this.stride + k] as number;
+        to += 1;
+      }
+      this.start[run] = start;
+      this.room[run] = this.live[run] as number;
+      this.used[run] = this.live[run] as number;
+    }
+    Object.assign(this, { data, top: to, wasted: 0, hint: -1 });
+  }
+
+  /** From one number a posting to (ID, count) pairs, once for good. */
+  private widen(): void {
+    const data = new Uint32Array(Math.max(this.data.length * 2, this.top * 2));
+    for (let at = 0; at < this.top; at++) {
+      data[at * 2] = this.id(at);
+      data[at * 2 + 1] = this.count(at);
+    }
+    this.data = data;
+    this.stride = 2;
   }
 }
 
 /**
- * One word's documents and counts in one field: a run of the pool. A removed document's count becomes
- * 0 (MiniSearch's counts are never 0) and its pair stays until the engine is compacted: MiniSearch
- * removes documents while it iterates over the list, which must neither skip nor repeat one.
+ * One word's documents and counts in one field, as MiniSearch sees it: a view of a run of the pool.
+ * A removed document's count becomes 0 (MiniSearch's counts are never 0) and the posting stays until
+ * the engine is compacted: MiniSearch removes documents while it iterates over the run, which must
+ * neither skip nor repeat one.
  */
 export class Postings {
-  /** Where the run starts in the pool, and its room, in pairs. */
-  private start = 0;
-  private room = 0;
-  /** Pairs in use, removed ones included. */
-  private used = 0;
-  private live = 0;
-
-  constructor(private readonly pool: PairPool) {}
+  constructor(private readonly pool: PostingPool, private readonly run: number) {}
 
   get size(): number {
-    return this.live;
+    return this.pool.live[this.run] as number;
   }
 
   get(id: number): number | undefined {
     const at = this.find(id);
-    const count = at < 0 ? 0 : (this.pool.data[at + 1] as number);
+    const count = at < 0 ? 0 : this.pool.count(at);
     return count > 0 ? count : undefined;
   }
 
@@ -71,73 +155,55 @@ export class Postings {
   }
 
   set(id: number, count: number): this {
+    const { pool, run } = this;
     const at = this.find(id);
     if (at < 0) this.insert(id, count);
     else {
-      if (this.pool.data[at + 1] === 0) {
-        this.live += 1;
-        this.pool.wasted -= 2;
+      if (pool.count(at) === 0) {
+        pool.live[run] += 1;
+        pool.wasted -= 1;
       }
-      this.pool.data[at + 1] = count;
+      pool.put(at, id, count);
     }
     return this;
   }
 
   delete(id: number): boolean {
+    const { pool, run } = this;
     const at = this.find(id);
-    if (at < 0 || this.pool.data[at + 1] === 0) return false;
-    this.pool.data[at + 1] = 0;
-    this.live -= 1;
-    this.pool.wasted += 2;
+    if (at < 0 || pool.count(at) === 0) return false;
+    pool.put(at, id, 0);
+    pool.live[run] -= 1;
+    pool.wasted += 1;
     return true;
   }
 
-  /** Dropped from its word: its whole run is wasted. */
-  release(): void {
-    this.pool.wasted += (this.room - (this.used - this.live)) * 2;
-  }
-
   *entries(): IterableIterator<[number, number]> {
-    for (const at of this.walk()) yield [this.pool.data[at] as number, this.pool.data[at + 1] as number];
+    for (const at of this.walk()) yield [this.pool.id(at), this.pool.count(at)];
   }
 
   /** The IDs: what a search iterates over, reading each count right after. */
   *keys(): IterableIterator<number> {
-    for (const at of this.walk()) yield this.pool.data[at] as number;
+    for (const at of this.walk()) yield this.pool.id(at);
   }
 
   *values(): IterableIterator<number> {
-    for (const at of this.walk()) yield this.pool.data[at + 1] as number;
+    for (const at of this.walk()) yield this.pool.count(at);
   }
 
   [Symbol.iterator](): IterableIterator<[number, number]> {
     return this.entries();
   }
 
-  /** Copies the live pairs to `into` at `to` (the engine's compaction); returns where the next run goes. */
-  moveTo(into: Int32Array, to: number): number {
-    const { data } = this.pool;
-    const start = to;
-    for (let at = this.start * 2, end = (this.start + this.used) * 2; at < end; at += 2) {
-      if (data[at + 1] === 0) continue;
-      into[to++] = data[at] as number;
-      into[to++] = data[at + 1] as number;
-    }
-    this.start = start / 2;
-    this.room = this.live;
-    this.used = this.live;
-    return to;
-  }
-
-  /** Where each live pair starts in the pool, in order; the pool notes the last one given. */
+  /** Where each live posting is in the pool, in order; the pool notes the last one given. */
   private *walk(): IterableIterator<number> {
-    const { pool } = this;
+    const { pool, run } = this;
     pool.walking += 1;
     try {
       // Read again at every step: a set() of a new document may move the run.
-      for (let i = 0; i < this.used; i++) {
-        const at = (this.start + i) * 2;
-        if (pool.data[at + 1] === 0) continue;
+      for (let i = 0; i < (pool.used[run] as number); i++) {
+        const at = (pool.start[run] as number) + i;
+        if (pool.count(at) === 0) continue;
         pool.hint = at;
         yield at;
       }
@@ -146,17 +212,18 @@ export class Postings {
     }
   }
 
-  /** Where the pair of `id` starts in the pool (IDs ascend), or -1. */
+  /** Where the posting of `id` is in the pool (IDs ascend), or -1. */
   private find(id: number): number {
-    const { data, hint } = this.pool;
-    const first = this.start * 2;
-    if (hint >= first && hint < first + this.used * 2 && data[hint] === id) return hint;
+    const { pool, run } = this;
+    const first = pool.start[run] as number;
+    const used = pool.used[run] as number;
+    if (pool.hint >= first && pool.hint < first + used && pool.id(pool.hint) === id) return pool.hint;
     let low = 0;
-    let high = this.used - 1;
+    let high = used - 1;
     while (low <= high) {
       const mid = (low + high) >>> 1;
-      const at = data[first + mid * 2] as number;
-      if (at === id) return first + mid * 2;
+      const at = pool.id(first + mid);
+      if (at === id) return first + mid;
       if (at < id) low = mid + 1;
       else high = mid - 1;
     }
@@ -165,79 +232,78 @@ export class Postings {
 
   /** A new ID in its place: at the end, as MiniSearch adds them; anywhere else for any other caller. */
   private insert(id: number, count: number): void {
-    if (this.used === this.room) this.grow();
-    const { data } = this.pool;
-    const first = this.start * 2;
-    let at = this.used;
-    while (at > 0 && (data[first + (at - 1) * 2] as number) > id) at -= 1;
-    data.copyWithin(first + at * 2 + 2, first + at * 2, first + this.used * 2);
-    data[first + at * 2] = id;
-    data[first + at * 2 + 1] = count;
-    this.used += 1;
-    this.live += 1;
+    const { pool, run } = this;
+    if (pool.used[run] === pool.room[run]) this.grow();
+    const first = pool.start[run] as number;
+    const used = pool.used[run] as number;
+    let at = used;
+    while (at > 0 && pool.id(first + at - 1) > id) at -= 1;
+    pool.move(first + at + 1, first + at, used - at);
+    pool.put(first + at, id, count);
+    pool.used[run] += 1;
+    pool.live[run] += 1;
   }
 
   private grow(): void {
-    const { pool } = this;
-    const room = Math.max(FIRST_PAIRS, Math.ceil(this.room * 1.5));
-    if (this.room && (this.start + this.room) * 2 === pool.top) {
+    const { pool, run } = this;
+    const old = pool.room[run] as number;
+    const room = Math.max(FIRST_ROOM, Math.ceil(old * 1.5));
+    if (old && (pool.start[run] as number) + old === pool.top) {
       // The last run grows where it is.
-      pool.reserve((room - this.room) * 2);
+      pool.reserve(room - old);
     } else {
-      const start = pool.reserve(room * 2) / 2;
-      pool.data.copyWithin(start * 2, this.start * 2, (this.start + this.used) * 2);
-      pool.wasted += this.room * 2;
-      this.start = start;
+      const start = pool.reserve(room);
+      pool.move(start, pool.start[run] as number, pool.used[run] as number);
+      pool.wasted += old;
+      pool.start[run] = start;
     }
-    this.room = room;
+    pool.room[run] = room;
   }
 }
 
-/** One word's postings by field ID, where MiniSearch keeps a Map. */
+/** One word's runs by field ID, where MiniSearch keeps a Map: a field's run number, or -1. */
 export class WordPostings {
-  /** Exactly one slot a field (an array grown slot by slot would take room for 17). */
-  private readonly byField: Array<Postings | undefined>;
+  private field0 = -1;
+  private field1 = -1;
+  private field2 = -1;
 
-  constructor(private readonly pool: PairPool) {
-    this.byField = new Array<Postings | undefined>(pool.fields).fill(undefined);
-  }
+  constructor(private readonly pool: PostingPool) {}
 
   get size(): number {
-    let n = 0;
-    for (const postings of this.byField) if (postings) n += 1;
-    return n;
+    return Number(this.field0 >= 0) + Number(this.field1 >= 0) + Number(this.field2 >= 0);
   }
 
   get(field: number): Postings | undefined {
-    return this.byField[field];
+    const run = this.runOf(field);
+    return run < 0 ? undefined : new Postings(this.pool, run);
   }
 
   has(field: number): boolean {
-    return this.byField[field] !== undefined;
+    return this.runOf(field) >= 0;
   }
 
-  /** MiniSearch passes a new Map of one document: it is kept as Postings. */
-  set(field: number, postings: Postings | Map<number, number>): this {
-    if (postings instanceof Postings) this.byField[field] = postings;
-    else {
-      const kept = new Postings(this.pool);
-      for (const [id, count] of postings) kept.set(id, count);
-      this.byField[field] = kept;
-    }
+  /** MiniSearch passes a new Map of one document: it is kept as a run. */
+  set(field: number, postings: Map<number, number>): this {
+    if (this.runOf(field) >= 0) this.pool.freeRun(this.runOf(field));
+    const run = this.pool.newRun();
+    this.setRun(field, run);
+    const kept = new Postings(this.pool, run);
+    for (const [id, count] of postings) kept.set(id, count);
     return this;
   }
 
   delete(field: number): boolean {
-    const postings = this.byField[field];
-    postings?.release();
-    this.byField[field] = undefined;
-    return postings !== undefined;
+    const run = this.runOf(field);
+    if (run < 0) return false;
+    this.pool.freeRun(run);
+    this.setRun(field, -1);
+    return true;
   }
 
   *entries(): IterableIterator<[number, Postings]> {
-    for (let field = 0; field < this.byField.length; field++) {
-      const postings = this.byField[field];
-      if (postings) yield [field, postings];
+    for (let field = 0; field < MAX_FIELDS; field++) {
+      const run = this.runOf(field);
+      if (run >= 0) yield [field, new Postings(this.pool, run)];
     }
   }
 
@@ -252,11 +318,26 @@ export class WordPostings {
   [Symbol.iterator](): IterableIterator<[number, Postings]> {
     return this.entries();
   }
+
+  /** Its runs (the engine's compaction). */
+  runs(): number[] {
+    return [this.field0, this.field1, this.field2].filter((run) => run >= 0);
+  }
+
+  private runOf(field: number): number {
+    return field === 0 ? this.field0 : field === 1 ? this.field1 : field === 2 ? this.field2 : -1;
+  }
+
+  private setRun(field: number, run: number): void {
+    if (field === 0) this.field0 = run;
+    else if (field === 1) this.field1 = run;
+    else this.field2 = run;
+  }
 }
 
 /** MiniSearch's word tree, making WordPostings where MiniSearch would make a Map. */
 class CompactWordTree extends SearchableMap<WordPostings> {
-  readonly pool = new PairPool();
+  readonly pool = new PostingPool();
 
   override fetch(key: string): WordPostings {
     return super.fetch(key, () => new WordPostings(this.pool));
@@ -268,10 +349,10 @@ export class CompactMiniSearch<T> extends MiniSearch<T> {
   private readonly words = new CompactWordTree();
 
   constructor(options: Options<T>) {
+    if (options.fields.length > MAX_FIELDS) throw new Error(`compact postings take ${MAX_FIELDS} fields at most`);
     super(options);
     // MiniSearch calls only get, set, delete, size and iteration on a word's Map and its field's Map.
     this._index = this.words as unknown as typeof this._index;
-    this.words.pool.fields = options.fields.length;
   }
 
   /** Adds a document (replace() too); compacts once more than half the pool is wasted. */
@@ -282,18 +363,21 @@ export class CompactMiniSearch<T> extends MiniSearch<T> {
   }
 
   /**
-   * After many documents were added or removed: every run moves into a pool of just the pairs in
+   * After many documents were added or removed: every run moves into a pool of just the postings in
    * use, removed ones left out, and each document's field lengths into an array of just its fields.
    */
   compact(): void {
     const { pool } = this.words;
     if (pool.walking) return;
+    const runs: number[] = [];
     let live = 0;
-    for (const word of this.words.values()) for (const postings of word.values()) live += postings.size;
-    const data = new Int32Array(Math.max(live * 2, 1 << 14));
-    let to = 0;
-    for (const word of this.words.values()) for (const postings of word.values()) to = postings.moveTo(data, to);
-    Object.assign(pool, { data, top: to, wasted: 0, hint: -1 });
+    for (const word of this.words.values()) {
+      for (const run of word.runs()) {
+        runs.push(run);
+        live += pool.live[run] as number;
+      }
+    }
+    pool.compact(runs, live);
     for (const [id, lengths] of this._fieldLength) this._fieldLength.set(id, lengths.slice());
   }
 }
