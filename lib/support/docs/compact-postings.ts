@@ -6,7 +6,8 @@
  * number), each run behind the few Map methods MiniSearch calls, so its search, scoring and clean-up
  * run unchanged. The postings are kept in the order its Maps would keep them (ascending short IDs:
  * MiniSearch gives each added document the next one), so every score is summed in the same order and
- * comes out the same.
+ * comes out the same. Its word tree's nodes that hold a word and nothing else become small objects
+ * too (WordNode), in the same order.
  */
 import MiniSearch, { Options } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
@@ -335,12 +336,78 @@ export class WordPostings {
   }
 }
 
+/** The key of a word's own value in a node of MiniSearch's tree (its children are keyed by their suffixes). */
+const LEAF = '';
+
+type TreeNode = Map<string, TreeNode | WordPostings>;
+
+/**
+ * A node of the tree that holds only a word (two thirds of them: no longer word continues it), where
+ * MiniSearch keeps a Map of one entry. It answers the Map methods the tree calls; given a child, it
+ * keeps a Map after all, the word first, as the Map it stands for would.
+ */
+class WordNode {
+  private children: TreeNode | null = null;
+
+  constructor(private word: WordPostings | undefined) {}
+
+  get size(): number {
+    return this.children ? this.children.size : Number(this.word !== undefined);
+  }
+
+  get(key: string): TreeNode | WordPostings | undefined {
+    return this.children ? this.children.get(key) : key === LEAF ? this.word : undefined;
+  }
+
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  set(key: string, value: TreeNode | WordPostings): this {
+    if (!this.children && key === LEAF) this.word = value as WordPostings;
+    else {
+      this.children ??= new Map(this.word === undefined ? [] : [[LEAF, this.word]]);
+      this.children.set(key, value);
+    }
+    return this;
+  }
+
+  delete(key: string): boolean {
+    if (this.children) return this.children.delete(key);
+    const had = key === LEAF && this.word !== undefined;
+    if (had) this.word = undefined;
+    return had;
+  }
+
+  keys(): IterableIterator<string> {
+    return this.children ? this.children.keys() : [...(this.word === undefined ? [] : [LEAF])][Symbol.iterator]();
+  }
+
+  entries(): IterableIterator<[string, TreeNode | WordPostings]> {
+    return this.children ? this.children.entries() : [...(this.word === undefined ? [] : [[LEAF, this.word] as [string, WordPostings]])][Symbol.iterator]();
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, TreeNode | WordPostings]> {
+    return this.entries();
+  }
+}
+
 /** MiniSearch's word tree, making WordPostings where MiniSearch would make a Map. */
 class CompactWordTree extends SearchableMap<WordPostings> {
   readonly pool = new PostingPool();
 
   override fetch(key: string): WordPostings {
     return super.fetch(key, () => new WordPostings(this.pool));
+  }
+
+  /** Every node holding only a word becomes a WordNode (in its place: a Map's set() of a key it has keeps the order). */
+  compactNodes(node: TreeNode = this._tree as unknown as TreeNode): void {
+    for (const [key, child] of node) {
+      if (key === LEAF) continue;
+      const sub = child as TreeNode;
+      if (sub instanceof Map && sub.size === 1 && sub.has(LEAF)) node.set(key, new WordNode(sub.get(LEAF) as WordPostings) as unknown as TreeNode);
+      else this.compactNodes(sub);
+    }
   }
 }
 
@@ -378,6 +445,7 @@ export class CompactMiniSearch<T> extends MiniSearch<T> {
       }
     }
     pool.compact(runs, live);
+    this.words.compactNodes();
     for (const [id, lengths] of this._fieldLength) this._fieldLength.set(id, lengths.slice());
   }
 }
