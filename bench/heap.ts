@@ -69,12 +69,12 @@ async function docsParts(args: Record<string, string>): Promise<void> {
     const index = deskOf(site).get(docSearchIndex);
     await part('docs search index', () => index.ready());
     await part(`kept answers of the ${BENCH_QUERIES.length} bench queries`, async () => {
-      for (const q of BENCH_QUERIES) rankDocs(index, new URLSearchParams(q).get('q') ?? '', null);
+      for (const q of BENCH_QUERIES) await rankDocs(index, new URLSearchParams(q).get('q') ?? '', null);
     });
     const distinct = Number(args.distinct ?? 3000);
     await part(`kept answers of ${distinct} distinct two-word queries`, async () => {
       const words = distinctWords(index, 200);
-      for (let i = 0; i < distinct; i++) rankDocs(index, `${words[i % words.length]} ${words[Math.floor(i / words.length) % words.length]}`, null);
+      for (let i = 0; i < distinct; i++) await rankDocs(index, `${words[i % words.length]} ${words[Math.floor(i / words.length) % words.length]}`, null);
     });
     await part('chat passages', () => retrieveSources(site, 'how do I reset my password'));
     snapshot(args.snapshots, 'docs', ['DocIndex', 'DocEngine', 'PassageIndex', 'MiniSearch']);

@@ -8,7 +8,7 @@
  * each use first waits for that index to be fresh (its freshness bound and change tokens), then
  * re-chunks only the docs whose `post_modified_gmt` it has not chunked and drops the docs the index
  * no longer holds; nothing is looked at while the docs index's version has not moved. A passage keeps
- * the docs index's own strings (title, slug, and its text as a slice of the doc's) rather than copies.
+ * the docs index's own title and slug rather than copies.
  */
 import { Site } from '../../wp/site';
 import { DeskPart, deskOf } from '../desk';
@@ -172,14 +172,12 @@ class PassageIndex {
   }
 }
 
-/** The passage with the doc's own strings where they are the same text: one copy of each doc in memory, not two. */
+/** The passage with the doc's own title and slug where they are the same (one string each, not one a passage). */
 function sharing(passage: Passage, doc: IndexedDoc): Passage {
-  const at = doc.text.indexOf(passage.text);
   return {
     ...passage,
     title: passage.title === doc.title ? doc.title : passage.title,
     slug: passage.slug === doc.slug ? doc.slug : passage.slug,
-    text: at < 0 ? passage.text : doc.text.slice(at, at + passage.text.length),
   };
 }
 

@@ -31,27 +31,50 @@ export class AnswerCache {
     return this.held;
   }
 
-  /** The answer kept for `key`, else `compute()`'s, kept when it fits; `bytes` estimates what a value holds (shared objects left out). */
-  get<T>(key: string, compute: () => T, bytes: (value: T) => number): T {
+  /**
+   * The answer kept for `key` (or under way: one computation for everyone asking at once), else
+   * `compute()`'s, kept once it is known and fits; `bytes` estimates what an answer holds (shared
+   * objects left out). A failed computation is not kept.
+   */
+  get<T>(key: string, compute: () => Promise<T>, bytes: (value: T) => number): Promise<T> {
     const kept = this.entries.get(key);
     if (kept) {
       // Asked again: last out.
       this.entries.delete(key);
       this.entries.set(key, kept);
-      return kept.value as T;
+      return kept.value as Promise<T>;
     }
     countCacheReload('docs_search_answer');
     const value = compute();
-    const size = ENTRY_BYTES + stringBytes(key) + bytes(value);
-    if (size > this.budget) return value;
-    this.entries.set(key, { value, bytes: size });
-    this.held += size;
+    const entry: Kept = { value, bytes: ENTRY_BYTES + textBytes(key) };
+    this.keep(key, entry);
+    value.then((answer) => {
+      if (this.entries.get(key) !== entry) return;
+      const size = bytes(answer);
+      entry.bytes += size;
+      this.held += size;
+      this.evict();
+    }, () => {
+      if (this.entries.get(key) !== entry) return;
+      this.entries.delete(key);
+      this.held -= entry.bytes;
+    });
+    return value;
+  }
+
+  private keep(key: string, entry: Kept): void {
+    this.entries.set(key, entry);
+    this.held += entry.bytes;
+    this.evict();
+  }
+
+  /** The least recently asked go until the rest fit (an answer larger than the budget goes too). */
+  private evict(): void {
     for (const [oldest, { bytes: freed }] of this.entries) {
       if (this.held <= this.budget) break;
       this.entries.delete(oldest);
       this.held -= freed;
     }
-    return value;
   }
 
   clear(): void {
@@ -61,6 +84,6 @@ export class AnswerCache {
 }
 
 /** A string's bytes in V8: one a character when all are Latin-1, else two. */
-function stringBytes(text: string): number {
+export function textBytes(text: string): number {
   return STRING_BYTES + text.length * (/[^\u0000-\u00ff]/.test(text) ? 2 : 1);
 }

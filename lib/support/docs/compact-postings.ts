@@ -431,7 +431,8 @@ export class CompactMiniSearch<T> extends MiniSearch<T> {
 
   /**
    * After many documents were added or removed: every run moves into a pool of just the postings in
-   * use, removed ones left out, and each document's field lengths into an array of just its fields.
+   * use, removed ones left out, word nodes become WordNodes, and documents with the same field lengths
+   * share one array of them.
    */
   compact(): void {
     const { pool } = this.words;
@@ -446,6 +447,13 @@ export class CompactMiniSearch<T> extends MiniSearch<T> {
     }
     pool.compact(runs, live);
     this.words.compactNodes();
-    for (const [id, lengths] of this._fieldLength) this._fieldLength.set(id, lengths.slice());
+    // Docs with the same field lengths share one array (MiniSearch never changes a doc's once added).
+    const shared = new Map<string, number[]>();
+    for (const [id, lengths] of this._fieldLength) {
+      const key = lengths.join();
+      const same = shared.get(key) ?? lengths.slice();
+      shared.set(key, same);
+      this._fieldLength.set(id, same);
+    }
   }
 }

@@ -22,7 +22,7 @@ import { DeskPart } from '../desk';
 import { ANSWER_BYTES, AnswerCache } from './answer-cache';
 import { CompactMiniSearch } from './compact-postings';
 import { DocRow, docCollectionPairs, docsModifiedSince, publicDocIds, readDocs } from './store';
-import { EXCERPT_WORDS, firstWords, plainText, searchTerm, tokenizeText } from './text';
+import { EXCERPT_WORDS, plainText, searchTerm, tokenizeText, trimWords } from './text';
 
 /** Answers are served without a check while the index was confirmed this recently. */
 const SOFT_MS = 250;
@@ -36,8 +36,9 @@ const YIELD_EVERY = 100;
 export const READ_BATCH = 900;
 
 /**
- * A public doc as searches show and re-rank it, each string kept once: the excerpt is a length of
- * its text, not a copy, and the chat assistant's passages share the text (lib/support/chat/retrieval.ts).
+ * A public doc as searches show and re-rank it: no text (docs/performance.md, "What the docs indexes
+ * hold"). A query asked for the first time reads its best candidates' text (texts()), and its answer
+ * keeps the excerpts it shows.
  */
 export class IndexedDoc {
   constructor(
@@ -47,25 +48,15 @@ export class IndexedDoc {
     readonly slug: string,
     /** `post_modified_gmt`. */
     readonly modified: string,
-    /** Plain text: the doc's own excerpt, when it has one, a space, then its body. */
-    readonly text: string,
-    /** The excerpt: the first `excerptLength` characters of `text`, then `…` when `excerptCut`. */
-    private readonly excerptLength: number,
-    private readonly excerptCut: boolean,
   ) {}
+}
 
-  /** A doc from its row and the plain text of its title, own excerpt ('' for none) and body. */
-  static of(row: DocRow, title: string, ownExcerpt: string, body: string): IndexedDoc {
-    if (ownExcerpt) return new IndexedDoc(row.id, title, row.slug, row.modified, `${ownExcerpt} ${body}`, ownExcerpt.length, false);
-    const { length, cut } = firstWords(body, EXCERPT_WORDS);
-    return new IndexedDoc(row.id, title, row.slug, row.modified, body, length, cut);
-  }
-
+/** A doc's text as a search reads it. */
+export interface DocText {
+  /** Plain text: the doc's own excerpt, when it has one, a space, then its body (the phrase bonus reads it). */
+  text: string;
   /** Plain text: the doc's own excerpt, else the start of its body (trimWords()). */
-  get excerpt(): string {
-    const start = this.text.slice(0, this.excerptLength);
-    return this.excerptCut ? `${start}…` : start;
-  }
+  excerpt: string;
 }
 
 /** What MiniSearch indexes per doc. */
@@ -185,8 +176,19 @@ export class DocIndex {
    * part. Answers are kept within ANSWER_BYTES (`bytes` estimates what one holds; the least recently
    * asked go first); any change to a doc or a collection drops them all.
    */
-  answer<T>(key: string, compute: () => T, bytes: (value: T) => number): T {
+  answer<T>(key: string, compute: () => Promise<T>, bytes: (value: T) => number): Promise<T> {
     return this.answers.get(key, compute, bytes);
+  }
+
+  /** These docs' text as stored now, public ones only (a doc unpublished or protected since is left out). */
+  async texts(ids: readonly number[]): Promise<Map<number, DocText>> {
+    const texts = new Map<number, DocText>();
+    for (const row of await readDocs(this.site.db, ids)) {
+      const body = plainText(row.content);
+      const ownExcerpt = plainText(row.excerpt);
+      texts.set(row.id, { text: ownExcerpt ? `${ownExcerpt} ${body}` : body, excerpt: ownExcerpt || trimWords(body, EXCERPT_WORDS) });
+    }
+    return texts;
   }
 
   /** What the kept answers hold, as estimated (docs/performance.md). */
@@ -268,7 +270,7 @@ export class DocIndex {
     const fields: Fields = { id: row.id, title, excerpt: ownExcerpt, body };
     if (this.engine.has(row.id)) this.engine.replace(fields);
     else this.engine.add(fields);
-    this.docs.set(row.id, IndexedDoc.of(row, title, ownExcerpt, body));
+    this.docs.set(row.id, new IndexedDoc(row.id, title, row.slug, row.modified));
     this.changed();
   }
 

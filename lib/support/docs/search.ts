@@ -13,6 +13,7 @@ import { FRESHNESS_MS, FreshCache } from '../../wp/fresh-cache';
 import { Site } from '../../wp/site';
 import { DeskPart, deskOf } from '../desk';
 import { findSite } from '../sites/store';
+import { textBytes } from './answer-cache';
 import { DocIndex, IndexedDoc, docSearchIndex } from './search-index';
 import { foldForMatching, foldTerm, searchTerm, tokenizeText } from './text';
 
@@ -25,7 +26,7 @@ const FIELD_BOOST = { title: 3, excerpt: 1.5, body: 1 };
 /** Multipliers for docs holding the whole query (2 words or more) as typed. */
 const PHRASE_IN_TITLE = 3;
 const PHRASE_IN_TEXT = 1.6;
-/** A kept answer's array, and each hit in it (V8's object and array slot), in bytes. */
+/** A kept answer's array, and each hit in it (V8's object and array slot; its excerpt counted apart), in bytes. */
 const ARRAY_BYTES = 48;
 const HIT_BYTES = 48;
 
@@ -59,6 +60,8 @@ export interface DocHit {
   doc: IndexedDoc;
   /** The collection the doc is shown in: the first (by slug) that the filters allow; null when it has none. */
   collection: string | null;
+  /** Plain text: the doc's own excerpt, else the start of its body, as read when the query was first asked. */
+  excerpt: string;
 }
 
 export async function searchDocs(site: Site, query: DocSearchQuery): Promise<DocHit[]> {
@@ -93,7 +96,7 @@ function siteCollections(site: Site, siteId: string): Promise<string[]> {
 }
 
 /** The ranking itself, over an index that is ready. */
-export function rankDocs(index: DocIndex, q: string, allowed: Set<string> | null): DocHit[] {
+export async function rankDocs(index: DocIndex, q: string, allowed: Set<string> | null): Promise<DocHit[]> {
   const words = tokenizeText(foldTerm(q));
   const searched = queryTerms(words);
   if (!searched.length) return [];
@@ -101,9 +104,9 @@ export function rankDocs(index: DocIndex, q: string, allowed: Set<string> | null
   return index.answer(key, () => rank(index, planQuery(index, searched), words, allowed), answerBytes);
 }
 
-/** What a kept answer holds: its array and hits (the docs and slugs are the index's own). */
+/** What a kept answer holds: its array, hits and excerpts (the docs and slugs are the index's own). */
 function answerBytes(hits: readonly DocHit[]): number {
-  return ARRAY_BYTES + hits.length * HIT_BYTES;
+  return hits.reduce((bytes, hit) => bytes + HIT_BYTES + textBytes(hit.excerpt), ARRAY_BYTES);
 }
 
 /**
@@ -170,7 +173,12 @@ function planQuery(index: DocIndex, searched: readonly string[]): QueryPlan {
   return { terms, prefixed, typos };
 }
 
-function rank(index: DocIndex, plan: QueryPlan, words: string[], allowed: Set<string> | null): DocHit[] {
+/**
+ * The best candidates, re-ranked by the phrase bonus, the best MAX_RESULTS kept with their excerpts.
+ * The index keeps no text: the candidates' text is read here, once per query (its answer is kept):
+ * every candidate's for a query of two words or more (the phrase bonus), else the shown docs' alone.
+ */
+async function rank(index: DocIndex, plan: QueryPlan, words: string[], allowed: Set<string> | null): Promise<DocHit[]> {
   const shownIn = (id: number) => index.collectionsOf(id).find((slug) => allowed === null || allowed.has(slug)) ?? null;
   const hits = index.search(plan.terms.join(' '), {
     boost: FIELD_BOOST,
@@ -179,22 +187,29 @@ function rank(index: DocIndex, plan: QueryPlan, words: string[], allowed: Set<st
     filter: (hit) => allowed === null || shownIn(Number(hit.id)) !== null,
   });
   const phrase = words.length >= 2 ? ` ${words.join(' ')} ` : null;
-  return hits.slice(0, RERANKED)
-    .flatMap((hit) => {
-      const doc = index.doc(Number(hit.id));
-      return doc ? [{ doc, score: hit.score * phraseBonus(doc, phrase) }] : [];
+  let candidates = hits.slice(0, RERANKED).flatMap((hit) => {
+    const doc = index.doc(Number(hit.id));
+    return doc ? [{ doc, score: hit.score }] : [];
+  });
+  if (phrase === null) candidates = candidates.sort(bestFirst).slice(0, MAX_RESULTS);
+  const texts = await index.texts(candidates.map(({ doc }) => doc.id));
+  return candidates
+    .flatMap(({ doc, score }) => {
+      // A doc unpublished or protected since the index's last refresh is not shown.
+      const text = texts.get(doc.id);
+      return text ? [{ doc, text, score: score * phraseBonus(doc.title, text.text, phrase) }] : [];
     })
-    .sort((a, b) => b.score - a.score || a.doc.id - b.doc.id)
+    .sort(bestFirst)
     .slice(0, MAX_RESULTS)
-    .map(({ doc }) => ({ doc, collection: shownIn(doc.id) }));
+    .map(({ doc, text }) => ({ doc, collection: shownIn(doc.id), excerpt: text.excerpt }));
 }
 
-/**
- * The doc's text is folded here, for the best candidates of a query of two words or more, rather than
- * kept folded beside the text: the answer is kept, and a second copy of every doc is not.
- */
-function phraseBonus(doc: IndexedDoc, phrase: string | null): number {
+function bestFirst(a: { doc: IndexedDoc; score: number }, b: { doc: IndexedDoc; score: number }): number {
+  return b.score - a.score || a.doc.id - b.doc.id;
+}
+
+function phraseBonus(title: string, text: string, phrase: string | null): number {
   if (phrase === null) return 1;
-  if (foldForMatching(doc.title).includes(phrase)) return PHRASE_IN_TITLE;
-  return foldForMatching(doc.text).includes(phrase) ? PHRASE_IN_TEXT : 1;
+  if (foldForMatching(title).includes(phrase)) return PHRASE_IN_TITLE;
+  return foldForMatching(text).includes(phrase) ? PHRASE_IN_TEXT : 1;
 }

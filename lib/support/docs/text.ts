@@ -51,11 +51,8 @@ export function trimWords(text: string, words = EXCERPT_WORDS): string {
   return cut ? `${text.slice(0, length)}…` : text.slice(0, length);
 }
 
-/**
- * Where the first `words` words of plain text (plainText(): words one space apart) end, and whether
- * more follow: an excerpt is kept as this much of a doc's text rather than as a copy.
- */
-export function firstWords(text: string, words = EXCERPT_WORDS): { length: number; cut: boolean } {
+/** Where the first `words` words of plain text (plainText(): words one space apart) end, and whether more follow. */
+function firstWords(text: string, words = EXCERPT_WORDS): { length: number; cut: boolean } {
   let space = -1;
   for (let n = 0; n < words; n++) {
     space = text.indexOf(' ', space + 1);
