@@ -7,8 +7,8 @@
  */
 import { countCacheReload } from '../../wp/cache-stats';
 
-/** What the kept answers of one site may hold: about 2,000 answers of eight hits to a two-word query. */
-export const ANSWER_BYTES = 1024 * 1024;
+/** What the kept answers of one site may hold: each keeps its excerpts, so about 500 answers of eight hits (more of fewer). */
+export const ANSWER_BYTES = 2 * 1024 * 1024;
 
 /** An entry beside its key and value: the Map's slots, the entry itself. */
 const ENTRY_BYTES = 64;
