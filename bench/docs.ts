@@ -92,24 +92,26 @@ function readerAddress(): string {
   return `10.0.${reader >> 8}.${reader & 255}`;
 }
 
-/** The rotation: whole words, prefixes, typos, phrases, a collection, a connected site; each from the next reader. */
+/** The queries of the rotation: whole words, prefixes, typos, phrases, a collection, a connected site (`{site}`). */
+export const BENCH_QUERIES = [
+  'q=password', 'q=pasword', 'q=reset%20password', 'q=pasword%20reset', 'q=instal', 'q=installing%20the%20plugin',
+  'q=invoice', 'q=invoise', 'q=refund%20policy', 'q=refnud', 'q=notif', 'q=notifications', 'q=two%20factor',
+  'q=authentication', 'q=authenticaton', 'q=webhook&collection=collection-3', 'q=export%20csv', 'q=exprt',
+  'q=mailbox&collection=collection-7', 'q=slack', 'q=slak', 'q=subscription%20cancel', 'q=subscripton',
+  'q=billing&site={site}', 'q=widget%20not%20showing', 'q=widjet', 'q=timezone', 'q=time%20zone',
+  'q=api%20rate%20limits', 'q=ratelimit', 'q=integration&site={site}', 'q=customer%20portal', 'q=portl',
+];
+
+/** The rotation, each request from the next reader. */
 function searchRequests(siteId: string): autocannon.Request[] {
-  const queries = [
-    'q=password', 'q=pasword', 'q=reset%20password', 'q=pasword%20reset', 'q=instal', 'q=installing%20the%20plugin',
-    'q=invoice', 'q=invoise', 'q=refund%20policy', 'q=refnud', 'q=notif', 'q=notifications', 'q=two%20factor',
-    'q=authentication', 'q=authenticaton', 'q=webhook&collection=collection-3', 'q=export%20csv', 'q=exprt',
-    'q=mailbox&collection=collection-7', 'q=slack', 'q=slak', 'q=subscription%20cancel', 'q=subscripton',
-    'q=billing&site=' + siteId, 'q=widget%20not%20showing', 'q=widjet', 'q=timezone', 'q=time%20zone',
-    'q=api%20rate%20limits', 'q=ratelimit', 'q=integration&site=' + siteId, 'q=customer%20portal', 'q=portl',
-  ];
-  return queries.map((q) => ({
-    path: `/wp-json/support/v1/docs/search?${q}`,
+  return BENCH_QUERIES.map((q) => ({
+    path: `/wp-json/support/v1/docs/search?${q.replace('{site}', siteId)}`,
     setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': readerAddress() } }),
   }));
 }
 
 /** Creates the database, the docs that are missing and a connected site showing 5 collections. */
-async function prepareDocs(url: string, docs: number): Promise<{ count: number; siteId: string }> {
+export async function prepareDocs(url: string, docs: number): Promise<{ count: number; siteId: string }> {
   const target = benchTarget(url);
   await createBenchDatabase(target);
   const { site } = await openSite(benchConfig(target), { logger: memoryLogger() });

@@ -32,8 +32,13 @@ export interface Result {
   non2xx: number;
   /** Answers with a 2xx status. */
   ok: number;
-  /** Resident memory of the serving process right after the run, in MB. */
+  /** Resident memory of the serving processes right after the run, in MB. */
   rssMb?: number;
+  /** Their highest resident memory during the run (sampled every 250 ms), in MB. */
+  rssPeakMb?: number;
+  /** The server's V8 heap in use after the run, and memory outside it (typed arrays, buffers), in MB (its metrics). */
+  heapMb?: number;
+  externalMb?: number;
   /** What a suite adds about the run (the writes suite: cache commands a write). */
   note?: string;
 }
@@ -58,12 +63,18 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The built server (`npm run build` first), with `env`, once it listens. */
-export function startServer(args: string[], env: Record<string, string>): Promise<ChildProcess> {
+/** The metrics port of each server started (its heap is read there after a run). */
+const metricsPorts = new WeakMap<ChildProcess, number>();
+
+/** The built server (`npm run build` first), with `env`, once it listens; its metrics on a port of their own. */
+export async function startServer(args: string[], env: Record<string, string>): Promise<ChildProcess> {
   // Node's flags as `npm start` gives them; BENCH_SERVER_NODE_ARGS adds others (say `--cpu-prof
   // --cpu-prof-dir=/tmp/prof`, which Node refuses in NODE_OPTIONS).
   const nodeArgs = [...START_NODE_FLAGS, ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
-  return start('Understudy', [...nodeArgs, path.join(ROOT, 'dist/bin/understudy.js'), ...args], env);
+  const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : await freePort();
+  const child = await start('Understudy', [...nodeArgs, path.join(ROOT, 'dist/bin/understudy.js'), ...args], { METRICS_PORT: String(metricsPort), ...env });
+  metricsPorts.set(child, metricsPort);
+  return child;
 }
 
 /** A TypeScript script of the benchmark (the bare Express baseline). */
@@ -77,7 +88,8 @@ function start(name: string, args: string[], env: Record<string, string>): Promi
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (!/listening|Serving|http:\/\/127\.0\.0\.1:\d+/i.test(output)) return;
+      // The metrics port's line comes first and names an address too: not the server's.
+      if (!output.split('\n').some((line) => !/metrics/i.test(line) && /listening|Serving|http:\/\/127\.0\.0\.1:\d+/i.test(line))) return;
       // Listening: its output is read (so its pipes never fill) and dropped from now on.
       child.stdout?.off('data', onData).resume();
       child.stderr?.off('data', onData).resume();
@@ -159,13 +171,46 @@ function childrenOf(pid: number): number[] {
   return fs.readdirSync(`/proc/${pid}/task`).flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
 }
 
-/** Resident memory of a process, in MB (Linux). */
+/** Resident memory of a process and its children (the workers of `serve --workers`), in MB (Linux). */
 export function rssMb(child: ChildProcess): number | undefined {
+  const kb = rssKb(child.pid);
+  return kb === undefined ? undefined : Math.round(kb / 1024);
+}
+
+function rssKb(pid: number | undefined): number | undefined {
   try {
-    const kb = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
-    return kb ? Math.round(Number(kb) / 1024) : undefined;
+    const kb = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) + childrenOf(pid as number).reduce((sum, c) => sum + (rssKb(c) ?? 0), 0);
   } catch {
     return undefined;
+  }
+}
+
+/** Samples a server's resident memory every 250 ms until stopped; stop() gives the highest, in MB. */
+export function sampleRss(child: ChildProcess): { stop(): number | undefined } {
+  let peak: number | undefined;
+  const sample = () => {
+    const now = rssMb(child);
+    if (now !== undefined) peak = Math.max(peak ?? 0, now);
+  };
+  sample();
+  const timer = setInterval(sample, 250);
+  return { stop: () => { clearInterval(timer); sample(); return peak; } };
+}
+
+/** The server's V8 heap in use and its memory outside the heap, in MB, from its metrics (undefined without them). */
+export async function heapMb(child: ChildProcess): Promise<{ heapMb?: number; externalMb?: number }> {
+  const port = metricsPorts.get(child);
+  if (port === undefined) return {};
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const value = (name: string) => {
+      const bytes = new RegExp(`^understudy_${name} ([\\d.e+]+)`, 'm').exec(text)?.[1];
+      return bytes === undefined ? undefined : Math.round(Number(bytes) / 1024 / 1024);
+    };
+    return { heapMb: value('nodejs_heap_size_used_bytes'), externalMb: value('nodejs_external_memory_bytes') };
+  } catch {
+    return {};
   }
 }
 
@@ -188,11 +233,17 @@ export async function measure(name: string, o: MeasureOptions): Promise<Result> 
     await autocannon({ ...base, duration: 2 });
   }
   log(`${name}: measuring…`);
+  const rss = o.server ? sampleRss(o.server) : null;
   const r = await autocannon({ ...base, duration: o.duration });
   return {
     name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, errors: r.errors + r.timeouts, non2xx: r.non2xx,
-    ok: r['2xx'], rssMb: o.server ? rssMb(o.server) : undefined,
+    ok: r['2xx'], ...(o.server ? await memoryAfter(o.server, rss) : {}),
   };
+}
+
+/** A server's memory after a run: resident now and at its highest (when sampled), its heap. */
+export async function memoryAfter(server: ChildProcess, sampled: { stop(): number | undefined } | null): Promise<Pick<Result, 'rssMb' | 'rssPeakMb' | 'heapMb' | 'externalMb'>> {
+  return { rssPeakMb: sampled?.stop(), rssMb: rssMb(server), ...(await heapMb(server)) };
 }
 
 /** The table of results, each run's throughput also as a share of the first (the bare Express route). */
@@ -200,9 +251,10 @@ export function report(title: string, results: Result[]): void {
   const baseline = results[0]?.rps ?? 0;
   const rows = results.map((r) => [
     r.name, r.rps.toFixed(0), `${r.p50} ms`, `${r.p99} ms`, `${r.max} ms`, baseline ? `${((r.rps / baseline) * 100).toFixed(1)}%` : '',
-    String(r.errors + r.non2xx), r.rssMb === undefined ? '' : `${r.rssMb} MB`, r.note ?? '',
+    String(r.errors + r.non2xx), r.rssMb === undefined ? '' : `${r.rssMb} MB${r.rssPeakMb === undefined ? '' : ` (peak ${r.rssPeakMb})`}`,
+    r.heapMb === undefined ? '' : `${r.heapMb} MB${r.externalMb === undefined ? '' : ` + ${r.externalMb}`}`, r.note ?? '',
   ]);
-  const head = ['run', 'req/s', 'p50', 'p99', 'max', 'of bare Express', 'errors/non-2xx', 'server RSS', 'notes'];
+  const head = ['run', 'req/s', 'p50', 'p99', 'max', 'of bare Express', 'errors/non-2xx', 'server RSS after (peak)', 'heap used + external', 'notes'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ');
   process.stdout.write(`\n${title}\n\n${fmt(head)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(fmt).join('\n')}\n`);

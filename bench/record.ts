@@ -14,7 +14,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { parseCapture } from '../lib/replay/capture';
 import autocannon from 'autocannon';
-import { BenchRequest, Result, freePort, log, measure, rssMb, startScript, startServer, stop } from './harness';
+import { BenchRequest, Result, freePort, log, measure, memoryAfter, sampleRss, startScript, startServer, stop } from './harness';
 
 const WORK_DIR = '/tmp/understudy-bench-record';
 /** The steady rate of the second pair of runs, well under what the proxy carries on this machine. */
@@ -75,8 +75,9 @@ async function steady(name: string, url: string, requests: BenchRequest[], conne
   log(`${name}: warming up…`);
   await autocannon({ ...base, duration: 2 });
   log(`${name}: measuring…`);
+  const rss = sampleRss(server);
   const r = await autocannon({ ...base, duration });
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, errors: r.errors + r.timeouts, non2xx: r.non2xx, ok: r['2xx'], rssMb: rssMb(server) };
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, errors: r.errors + r.timeouts, non2xx: r.non2xx, ok: r['2xx'], ...(await memoryAfter(server, rss)) };
 }
 
 /** Run as the PHP stand-in (started by the suite as a child process). */

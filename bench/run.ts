@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: builds the server, then measures each suite against the bare Express route on the
- * same machine in the same run (docs/performance.md records the figures).
+ * same machine in the same run (docs/performance.md records the figures), each with the server's
+ * resident memory after the run and at its highest, its heap, and the machine's load average.
  *
  *   npm run bench -- [--suite=docs,tickets,mail,record,writes] [--connections=16] [--duration=10] [suite options]
  *   docs:    10,000 published docs, a rotation of searches (typos, prefixes, filters)  (bench/docs.ts)
@@ -10,6 +11,7 @@
  *   writes:  --tickets=5000 --caches=redis,memcached; PATCH /tickets/<id> beside no cache, Redis, memcached (bench/writes.ts)
  */
 import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import { ROOT, Result, benchArgs, log, measureBareExpress, report } from './harness';
 import { mailSuite } from './mail';
 import { docsSuite } from './docs';
@@ -35,8 +37,11 @@ async function main(): Promise<void> {
   log('building the server (npm run build)…');
   execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
   for (const suite of suites) {
+    // The machine may be shared: its load before and after says how far the figures can be trusted.
+    const loadBefore = os.loadavg()[0] as number;
     const results = [await measureBareExpress(connections, duration), ...(await (SUITES[suite] as (typeof SUITES)[string])(args, connections, duration))];
-    report(`${suite} (${connections} connections, ${duration} s per run)`, results);
+    const load = `load average ${loadBefore.toFixed(1)} before, ${(os.loadavg()[0] as number).toFixed(1)} after (one minute, ${os.cpus().length} cores)`;
+    report(`${suite} (${connections} connections, ${duration} s per run; ${new Date().toISOString().slice(0, 16)} UTC, ${load})`, results);
   }
 }
 

@@ -7,13 +7,13 @@
  * The passage index follows the docs search index rather than reading the docs on its own schedule:
  * each use first waits for that index to be fresh (its freshness bound and change tokens), then
  * re-chunks only the docs whose `post_modified_gmt` it has not chunked and drops the docs the index
- * no longer holds. Whether the docs index changed at all is read from its answer cache, which it
- * empties on any change: the marker kept there is the same object until then.
+ * no longer holds; nothing is looked at while the docs index's version has not moved. A passage keeps
+ * the docs index's own title and slug rather than copies.
  */
-import MiniSearch from 'minisearch';
 import { Site } from '../../wp/site';
 import { DeskPart, deskOf } from '../desk';
-import { DocIndex, docSearchIndex } from '../docs/search-index';
+import { CompactMiniSearch } from '../docs/compact-postings';
+import { DocIndex, IndexedDoc, READ_BATCH, docSearchIndex } from '../docs/search-index';
 import { STOP_WORDS, typoDistance } from '../docs/search';
 import { docPermalink, readDocs } from '../docs/store';
 import { foldTerm, plainText, searchTerm, tokenizeText } from '../docs/text';
@@ -31,8 +31,6 @@ const FIELD_BOOST = { title: 3, heading: 2, body: 1 };
 export const LEARN_BATCH = 50;
 /** Docs chunked between two turns of the event loop. */
 const YIELD_EVERY = 100;
-/** The docs index answer-cache key holding this index's change marker. */
-const MARKER_KEY = 'chat:passages';
 
 export interface Passage {
   id: string;
@@ -75,7 +73,7 @@ interface Fields {
 }
 
 class PassageIndex {
-  private readonly engine = new MiniSearch<Fields>({
+  private readonly engine = new CompactMiniSearch<Fields>({
     fields: ['title', 'heading', 'body'],
     storeFields: [],
     tokenize: tokenizeText,
@@ -84,7 +82,8 @@ class PassageIndex {
   private readonly passages = new Map<string, Passage>();
   /** Per doc: the `post_modified_gmt` chunked and its passages' ids. */
   private readonly byDoc = new Map<number, { modified: string; ids: string[] }>();
-  private marker: unknown = null;
+  /** The docs index's version the passages were last brought up to (-1: never). */
+  private version = -1;
   private running: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly site: Site, private readonly docs: DocIndex) {}
@@ -126,8 +125,8 @@ class PassageIndex {
   private async syncNow(batch: number): Promise<LearningProgress> {
     const { docs } = this;
     await docs.ready();
-    const marker = docs.answer(MARKER_KEY, () => ({}));
-    if (marker === this.marker) return this.progress(docs, 0, 0, 0);
+    const { version } = docs;
+    if (version === this.version) return this.progress(docs, 0, 0, 0);
     let dropped = 0;
     for (const id of [...this.byDoc.keys()]) {
       if (!docs.doc(id)) {
@@ -138,20 +137,24 @@ class PassageIndex {
     const stale = [...docs.allDocs()].filter((d) => this.byDoc.get(d.id)?.modified !== d.modified).map((d) => d.id).sort((a, b) => a - b);
     const now = stale.slice(0, batch);
     let done = 0;
-    for (const row of await readDocs(this.site.db, now)) {
-      // Chunking thousands of docs takes seconds: other requests are served in between.
-      if (++done % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-      this.removeDoc(row.id);
-      const passages = chunkDoc(row);
-      for (const p of passages) {
-        this.passages.set(p.id, p);
-        this.engine.add({ id: p.id, title: p.title, heading: p.heading, body: p.text });
+    for (let start = 0; start < now.length; start += READ_BATCH) {
+      for (const row of await readDocs(this.site.db, now.slice(start, start + READ_BATCH))) {
+        // Chunking thousands of docs takes seconds: other requests are served in between.
+        if (++done % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+        this.removeDoc(row.id);
+        const doc = docs.doc(row.id);
+        const passages = chunkDoc(row).map((p) => (doc ? sharing(p, doc) : p));
+        for (const p of passages) {
+          this.passages.set(p.id, p);
+          this.engine.add({ id: p.id, title: p.title, heading: p.heading, body: p.text });
+        }
+        this.byDoc.set(row.id, { modified: row.modified, ids: passages.map((p) => p.id) });
       }
-      this.byDoc.set(row.id, { modified: row.modified, ids: passages.map((p) => p.id) });
     }
+    if (done >= YIELD_EVERY) this.engine.compact();
     const left = stale.length - now.length;
-    // Only a complete pass may say the passages are the docs index's as of its marker.
-    if (left === 0) this.marker = marker;
+    // Only a complete pass may say the passages are the docs index's as of its version.
+    if (left === 0) this.version = version;
     return this.progress(docs, left, now.length, dropped);
   }
 
@@ -167,6 +170,15 @@ class PassageIndex {
     }
     this.byDoc.delete(id);
   }
+}
+
+/** The passage with the doc's own title and slug where they are the same (one string each, not one a passage). */
+function sharing(passage: Passage, doc: IndexedDoc): Passage {
+  return {
+    ...passage,
+    title: passage.title === doc.title ? doc.title : passage.title,
+    slug: passage.slug === doc.slug ? doc.slug : passage.slug,
+  };
 }
 
 /** The site's passages on its support desk, following the same desk's docs search index. */

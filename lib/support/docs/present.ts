@@ -18,8 +18,8 @@ export interface DocResult {
 export async function presentDocHits(site: Site, hits: readonly DocHit[]): Promise<DocResult[]> {
   const home = await site.homeUrl();
   const structure = String((await site.options.get('permalink_structure', '')) || '');
-  return hits.map(({ doc, collection }) => ({
-    id: doc.id, title: doc.title, excerpt: doc.excerpt, url: docPermalink(home, structure, doc), collection,
+  return hits.map(({ doc, collection, excerpt }) => ({
+    id: doc.id, title: doc.title, excerpt, url: docPermalink(home, structure, doc), collection,
   }));
 }
 

@@ -19,8 +19,10 @@ import { changeToken, ChangeToken } from '../../wp/db/change-token';
 import { mysqlDateTime } from '../../wp/dates';
 import { Site } from '../../wp/site';
 import { DeskPart, loadGate } from '../desk';
+import { ANSWER_BYTES, AnswerCache } from './answer-cache';
+import { CompactMiniSearch } from './compact-postings';
 import { DocRow, docCollectionPairs, docsModifiedSince, publicDocIds, readDocs } from './store';
-import { EXCERPT_WORDS, foldForMatching, plainText, searchTerm, tokenizeText, trimWords } from './text';
+import { EXCERPT_WORDS, plainText, searchTerm, tokenizeText, trimWords } from './text';
 
 /** Answers are served without a check while the index was confirmed this recently. */
 const SOFT_MS = 250;
@@ -28,25 +30,33 @@ const SOFT_MS = 250;
 const FRESH_MS = 1900;
 /** Edits dated up to this far before the newest seen are still found (another server's clock may lag). */
 const CLOCK_MARGIN_SECONDS = 60;
-/** Docs indexed between two turns of the event loop (about a millisecond each). */
+/** Docs indexed between two turns of the event loop (about a millisecond each): a start-up load stalls no request. */
 const YIELD_EVERY = 10;
-/** Docs read from the database at a time. */
-const READ_BATCH = 500;
-/** Answers kept per index (queries with their filters). */
-const MAX_ANSWERS = 2000;
+/** Docs read from the database at a time: a first load holds one batch of rows, not every doc's HTML. */
+export const READ_BATCH = 900;
 
-/** A public doc as searches show and re-rank it. */
-export interface IndexedDoc {
-  id: number;
-  /** Plain text (no tags, entities decoded). */
-  title: string;
-  /** Plain text: the doc's own excerpt, else the start of its body. */
+/**
+ * A public doc as searches show and re-rank it: no text (docs/performance.md, "What the docs indexes
+ * hold"). A query asked for the first time reads its best candidates' text (texts()), and its answer
+ * keeps the excerpts it shows.
+ */
+export class IndexedDoc {
+  constructor(
+    readonly id: number,
+    /** Plain text (no tags, entities decoded). */
+    readonly title: string,
+    readonly slug: string,
+    /** `post_modified_gmt`. */
+    readonly modified: string,
+  ) {}
+}
+
+/** A doc's text as a search reads it. */
+export interface DocText {
+  /** Plain text: the doc's own excerpt, when it has one, a space, then its body (the phrase bonus reads it). */
+  text: string;
+  /** Plain text: the doc's own excerpt, else the start of its body (trimWords()). */
   excerpt: string;
-  slug: string;
-  modified: string;
-  /** foldForMatching() of the title, and of the excerpt and body: for the phrase bonus. */
-  foldedTitle: string;
-  foldedText: string;
 }
 
 /** What MiniSearch indexes per doc. */
@@ -69,7 +79,7 @@ export interface WordCost {
  * MiniSearch with a look into its own term index (protected, for subclasses): how many matches a word
  * and its prefix or typo expansions would score, known before the search scores them (./search.ts).
  */
-class DocEngine extends MiniSearch<Fields> {
+class DocEngine extends CompactMiniSearch<Fields> {
   /** The whole word's matches. */
   exactCost(term: string): WordCost {
     const data = this._index.get(term);
@@ -109,7 +119,7 @@ function matchesOf(data: Map<number, Map<number, number>>): number {
 export class DocIndex {
   private readonly engine = newEngine();
   private readonly docs = new Map<number, IndexedDoc>();
-  private collections = new Map<number, string[]>();
+  private collections = new Map<number, readonly string[]>();
   private readonly postsToken: ChangeToken;
   private readonly termsToken: ChangeToken;
   private seen: { posts: string | null; terms: string | null } = { posts: null, terms: null };
@@ -121,20 +131,13 @@ export class DocIndex {
   private confirmed = 0;
   private running: Promise<void> | null = null;
   /** Answers by query and filter, dropped whenever what the index holds changes (see answer()). */
-  private readonly answers = new Map<string, unknown>();
+  private readonly answers = new AnswerCache(ANSWER_BYTES);
+  private changes = 0;
 
   constructor(private readonly site: Site) {
     const { tables } = site.db;
     this.postsToken = changeToken(site.db, [tables.posts]);
     this.termsToken = changeToken(site.db, [tables.terms, tables.termTaxonomy, tables.termRelationships]);
-  }
-
-  /** Resolves once the index may answer: confirmed within the bound and after this process's last doc write. */
-  async ready(): Promise<void> {
-    while (this.confirmed < this.wanted || performance.now() - this.confirmedAt >= FRESH_MS) await this.refresh();
-    if (performance.now() - this.confirmedAt >= SOFT_MS) {
-      this.refresh().catch((err) => this.site.logger.warn('docs search index refresh failed', { error: String(err) }));
-    }
   }
 
   /** Whether the first read of every doc has completed (until then searches go to SQL: ./search.ts). */
@@ -145,6 +148,14 @@ export class DocIndex {
   /** Starts the first read of every doc, or joins the refresh under way; one that failed starts again. */
   load(): Promise<void> {
     return this.loaded ? Promise.resolve() : this.refresh();
+  }
+
+  /** Resolves once the index may answer: confirmed within the bound and after this process's last doc write. */
+  async ready(): Promise<void> {
+    while (this.confirmed < this.wanted || performance.now() - this.confirmedAt >= FRESH_MS) await this.refresh();
+    if (performance.now() - this.confirmedAt >= SOFT_MS) {
+      this.refresh().catch((err) => this.site.logger.warn('docs search index refresh failed', { error: String(err) }));
+    }
   }
 
   /** After this process wrote docs or collections: the next search reads them first. */
@@ -172,14 +183,28 @@ export class DocIndex {
   /**
    * The answer to a search, computed once for the index as it stands: a help center is asked the same
    * few hundred questions again and again, and scoring every doc that holds a common word is the costly
-   * part. At most MAX_ANSWERS are kept (the oldest go first); any change to a doc or a collection drops them all.
+   * part. Answers are kept within ANSWER_BYTES (`bytes` estimates what one holds; the least recently
+   * asked go first); any change to a doc or a collection drops them all.
    */
-  answer<T>(key: string, compute: () => T): T {
-    if (this.answers.has(key)) return this.answers.get(key) as T;
-    const value = compute();
-    if (this.answers.size >= MAX_ANSWERS) this.answers.delete(this.answers.keys().next().value as string);
-    this.answers.set(key, value);
-    return value;
+  answer<T>(key: string, compute: () => Promise<T>, bytes: (value: T) => number): Promise<T> {
+    return this.answers.get(key, compute, bytes);
+  }
+
+  /** These docs' text as stored now, public ones only (a doc unpublished or protected since is left out). */
+  async texts(ids: readonly number[]): Promise<Map<number, DocText>> {
+    const texts = new Map<number, DocText>();
+    for (const row of await readDocs(this.site.db, ids)) texts.set(row.id, docText(row));
+    return texts;
+  }
+
+  /** What the kept answers hold, as estimated (docs/performance.md). */
+  get answerBytes(): number {
+    return this.answers.bytes;
+  }
+
+  /** Moves on every change to what the index holds (the chat passages follow it: lib/support/chat/retrieval.ts). */
+  get version(): number {
+    return this.changes;
   }
 
   doc(id: number): IndexedDoc | undefined {
@@ -226,66 +251,69 @@ export class DocIndex {
         if (this.docs.get(id)?.modified !== modified) wanted.add(id);
       }
     }
-    // Indexing thousands of docs takes seconds: read a batch at a time, and serve other requests between a few docs.
     const toRead = [...wanted];
+    let done = 0;
     for (let start = 0; start < toRead.length; start += READ_BATCH) {
-      let done = 0;
       for (const row of await readDocs(this.site.db, toRead.slice(start, start + READ_BATCH))) {
         this.put(row);
         if (this.newest === null || row.modified > this.newest) this.newest = row.modified;
+        // Indexing thousands of docs takes seconds: other requests are served in between.
         if (++done % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       }
     }
+    if (done >= YIELD_EVERY) this.engine.compact();
   }
 
-  private setCollections(collections: Map<number, string[]>): void {
+  private setCollections(collections: Map<number, readonly string[]>): void {
     if (sameCollections(this.collections, collections)) return;
     this.collections = collections;
-    this.answers.clear();
+    this.changed();
   }
 
   private put(row: DocRow): void {
-    const fields = plainFields(row);
-    const doc = shownDoc(row, fields);
+    const title = plainText(row.title);
+    const body = plainText(row.content);
+    const ownExcerpt = plainText(row.excerpt);
+    const fields: Fields = { id: row.id, title, excerpt: ownExcerpt, body };
     if (this.engine.has(row.id)) this.engine.replace(fields);
     else this.engine.add(fields);
-    this.docs.set(row.id, doc);
-    this.answers.clear();
+    this.docs.set(row.id, new IndexedDoc(row.id, title, row.slug, row.modified));
+    this.changed();
   }
 
   private remove(id: number): void {
     if (this.engine.has(id)) this.engine.discard(id);
     this.docs.delete(id);
+    this.changed();
+  }
+
+  private changed(): void {
     this.answers.clear();
+    this.changes += 1;
   }
 }
 
-/** A doc as searches show it, from its row. */
-export function indexedDoc(row: DocRow): IndexedDoc {
-  return shownDoc(row, plainFields(row));
+/** A doc as searches show it, and its text, from its row (the SQL search while the index loads reads rows: ./search.ts). */
+export function shownDoc(row: DocRow): { doc: IndexedDoc; text: DocText } {
+  return { doc: new IndexedDoc(row.id, plainText(row.title), row.slug, row.modified), text: docText(row) };
 }
 
-/** What the engine indexes of a doc: its text without markup. */
-function plainFields(row: DocRow): Fields {
-  return { id: row.id, title: plainText(row.title), excerpt: plainText(row.excerpt), body: plainText(row.content) };
-}
-
-function shownDoc(row: DocRow, { title, excerpt, body }: Fields): IndexedDoc {
-  return {
-    id: row.id, title, excerpt: excerpt || trimWords(body, EXCERPT_WORDS), slug: row.slug, modified: row.modified,
-    foldedTitle: foldForMatching(title), foldedText: foldForMatching(`${excerpt} ${body}`),
-  };
+/** A doc's text as a search reads it: its own excerpt and its body, without markup. */
+function docText(row: DocRow): DocText {
+  const body = plainText(row.content);
+  const ownExcerpt = plainText(row.excerpt);
+  return { text: ownExcerpt ? `${ownExcerpt} ${body}` : body, excerpt: ownExcerpt || trimWords(body, EXCERPT_WORDS) };
 }
 
 /** The site's index on its support desk (loaded at start by a server, else by its first search); this process's doc writes mark it stale. */
 export const docSearchIndex: DeskPart<DocIndex> = {
   name: 'docs search index',
   make: (site) => new DocIndex(site),
+  load: (index) => index.load(),
+  loaded: (index) => index.loaded,
   afterWrite: (index, written) => {
     if (written.docs?.size) index.markStale();
   },
-  load: (index) => index.load(),
-  loaded: (index) => index.loaded,
 };
 
 function newEngine(): DocEngine {
@@ -298,15 +326,27 @@ function newEngine(): DocEngine {
   });
 }
 
-function sameCollections(a: Map<number, string[]>, b: Map<number, string[]>): boolean {
+function sameCollections(a: Map<number, readonly string[]>, b: Map<number, readonly string[]>): boolean {
   if (a.size !== b.size) return false;
   for (const [id, slugs] of a) if (b.get(id)?.join('\n') !== slugs.join('\n')) return false;
   return true;
 }
 
-function groupPairs(pairs: Array<[number, string]>): Map<number, string[]> {
+/** Each doc's collection slugs; docs in the same collections share one list (a help center has a few dozen, not one a doc). */
+function groupPairs(pairs: Array<[number, string]>): Map<number, readonly string[]> {
   const grouped = new Map<number, string[]>();
-  for (const [id, slug] of pairs) grouped.set(id, [...(grouped.get(id) ?? []), slug]);
+  for (const [id, slug] of pairs) {
+    const slugs = grouped.get(id);
+    if (slugs) slugs.push(slug);
+    else grouped.set(id, [slug]);
+  }
+  const shared = new Map<string, readonly string[]>();
+  for (const [id, slugs] of grouped) {
+    const key = slugs.join('\n');
+    const same = shared.get(key);
+    if (same) grouped.set(id, same as string[]);
+    else shared.set(key, slugs);
+  }
   return grouped;
 }
 

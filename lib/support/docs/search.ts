@@ -17,14 +17,15 @@ import { FRESHNESS_MS, FreshCache, RevalidatingCache } from '../../wp/fresh-cach
 import { Site } from '../../wp/site';
 import { DeskPart, deskOf } from '../desk';
 import { findSite } from '../sites/store';
-import { DocIndex, IndexedDoc, docSearchIndex, indexedDoc } from './search-index';
+import { textBytes } from './answer-cache';
+import { DocIndex, IndexedDoc, docSearchIndex, shownDoc } from './search-index';
 import { docCollectionPairs, docsHoldingWords } from './store';
-import { foldTerm, searchTerm, tokenizeText } from './text';
+import { foldForMatching, foldTerm, searchTerm, tokenizeText } from './text';
 
 export const MAX_RESULTS = 8;
-
 /** Docs the SQL search (while the index loads) reads before checking each against its text. */
 const SQL_CANDIDATES = 50;
+
 /** Candidates re-ranked by the phrase bonus. */
 const RERANKED = 50;
 /** Field weights: a word in the title counts 3 times one in the body; in the excerpt 1.5 times. */
@@ -32,6 +33,9 @@ const FIELD_BOOST = { title: 3, excerpt: 1.5, body: 1 };
 /** Multipliers for docs holding the whole query (2 words or more) as typed. */
 const PHRASE_IN_TITLE = 3;
 const PHRASE_IN_TEXT = 1.6;
+/** A kept answer's array, and each hit in it (V8's object and array slot; its excerpt counted apart), in bytes. */
+const ARRAY_BYTES = 48;
+const HIT_BYTES = 48;
 
 /** Different words a query searches at most: the first ones typed (WordPress's own search takes 9). */
 export const MAX_QUERY_WORDS = 8;
@@ -63,6 +67,8 @@ export interface DocHit {
   doc: IndexedDoc;
   /** The collection the doc is shown in: the first (by slug) that the filters allow; null when it has none. */
   collection: string | null;
+  /** Plain text: the doc's own excerpt, else the start of its body, as read when the query was first asked. */
+  excerpt: string;
 }
 
 export async function searchDocs(site: Site, query: DocSearchQuery): Promise<DocHit[]> {
@@ -105,21 +111,23 @@ const sqlAnswers: DeskPart<RevalidatingCache<string, DocHit[]>> = {
 };
 
 async function readSqlAnswer(site: Site, stems: string[], allowed: Set<string> | null): Promise<DocHit[]> {
-  const read = async (inTitles: boolean) => (await docsHoldingWords(site.db, stems, allowed, SQL_CANDIDATES, { inTitles })).map(indexedDoc)
-    .filter((doc) => stems.some((stem) => holdsWord(doc, stem)))
+  const read = async (inTitles: boolean) => (await docsHoldingWords(site.db, stems, allowed, SQL_CANDIDATES, { inTitles })).map(shownDoc)
+    .filter(({ doc, text }) => stems.some((stem) => holdsWord(foldForMatching(doc.title), foldForMatching(text.text), stem)))
     .slice(0, MAX_RESULTS);
   // Docs with a word in the title come first: when they fill the answer, the bodies need no search.
   const titled = await read(true);
-  const docs = titled.length === MAX_RESULTS ? titled : await read(false);
+  const shown = titled.length === MAX_RESULTS ? titled : await read(false);
   const collections = new Map<number, string[]>();
-  for (const [id, slug] of await docCollectionPairs(site.db, docs.map((doc) => doc.id))) collections.set(id, [...(collections.get(id) ?? []), slug]);
-  return docs.map((doc) => ({ doc, collection: (collections.get(doc.id) ?? []).find((slug) => allowed === null || allowed.has(slug)) ?? null }));
+  for (const [id, slug] of await docCollectionPairs(site.db, shown.map(({ doc }) => doc.id))) collections.set(id, [...(collections.get(id) ?? []), slug]);
+  return shown.map(({ doc, text }) => ({
+    doc, excerpt: text.excerpt, collection: (collections.get(doc.id) ?? []).find((slug) => allowed === null || allowed.has(slug)) ?? null,
+  }));
 }
 
-/** Whether a doc's text holds a word starting with `stem` (the whole word, for a stem shorter than 3 characters), as the index matches it. */
-function holdsWord(doc: IndexedDoc, stem: string): boolean {
+/** Whether a doc's folded title or text holds a word starting with `stem` (the whole word, for a stem shorter than 3 characters), as the index matches it. */
+function holdsWord(foldedTitle: string, foldedText: string, stem: string): boolean {
   const word = stem.length >= 3 ? ` ${stem}` : ` ${stem} `;
-  return doc.foldedTitle.includes(word) || doc.foldedText.includes(word);
+  return foldedTitle.includes(word) || foldedText.includes(word);
 }
 
 /** The collections a search may show: null for any; none (an empty set) for an unknown site. */
@@ -146,12 +154,17 @@ function siteCollections(site: Site, siteId: string): Promise<string[]> {
 }
 
 /** The ranking itself, over an index that is ready. */
-export function rankDocs(index: DocIndex, q: string, allowed: Set<string> | null): DocHit[] {
+export async function rankDocs(index: DocIndex, q: string, allowed: Set<string> | null): Promise<DocHit[]> {
   const words = tokenizeText(foldTerm(q));
   const searched = queryTerms(words);
   if (!searched.length) return [];
   const key = JSON.stringify([searched, words, allowed === null ? null : [...allowed].sort()]);
-  return index.answer(key, () => rank(index, planQuery(index, searched), words, allowed));
+  return index.answer(key, () => rank(index, planQuery(index, searched), words, allowed), answerBytes);
+}
+
+/** What a kept answer holds: its array, hits and excerpts (the docs and slugs are the index's own). */
+function answerBytes(hits: readonly DocHit[]): number {
+  return hits.reduce((bytes, hit) => bytes + HIT_BYTES + textBytes(hit.excerpt), ARRAY_BYTES);
 }
 
 /**
@@ -218,7 +231,12 @@ function planQuery(index: DocIndex, searched: readonly string[]): QueryPlan {
   return { terms, prefixed, typos };
 }
 
-function rank(index: DocIndex, plan: QueryPlan, words: string[], allowed: Set<string> | null): DocHit[] {
+/**
+ * The best candidates, re-ranked by the phrase bonus, the best MAX_RESULTS kept with their excerpts.
+ * The index keeps no text: the candidates' text is read here, once per query (its answer is kept):
+ * every candidate's for a query of two words or more (the phrase bonus), else the shown docs' alone.
+ */
+async function rank(index: DocIndex, plan: QueryPlan, words: string[], allowed: Set<string> | null): Promise<DocHit[]> {
   const shownIn = (id: number) => index.collectionsOf(id).find((slug) => allowed === null || allowed.has(slug)) ?? null;
   const hits = index.search(plan.terms.join(' '), {
     boost: FIELD_BOOST,
@@ -227,18 +245,29 @@ function rank(index: DocIndex, plan: QueryPlan, words: string[], allowed: Set<st
     filter: (hit) => allowed === null || shownIn(Number(hit.id)) !== null,
   });
   const phrase = words.length >= 2 ? ` ${words.join(' ')} ` : null;
-  return hits.slice(0, RERANKED)
-    .flatMap((hit) => {
-      const doc = index.doc(Number(hit.id));
-      return doc ? [{ doc, score: hit.score * phraseBonus(doc, phrase) }] : [];
+  let candidates = hits.slice(0, RERANKED).flatMap((hit) => {
+    const doc = index.doc(Number(hit.id));
+    return doc ? [{ doc, score: hit.score }] : [];
+  });
+  if (phrase === null) candidates = candidates.sort(bestFirst).slice(0, MAX_RESULTS);
+  const texts = await index.texts(candidates.map(({ doc }) => doc.id));
+  return candidates
+    .flatMap(({ doc, score }) => {
+      // A doc unpublished or protected since the index's last refresh is not shown.
+      const text = texts.get(doc.id);
+      return text ? [{ doc, text, score: score * phraseBonus(doc.title, text.text, phrase) }] : [];
     })
-    .sort((a, b) => b.score - a.score || a.doc.id - b.doc.id)
+    .sort(bestFirst)
     .slice(0, MAX_RESULTS)
-    .map(({ doc }) => ({ doc, collection: shownIn(doc.id) }));
+    .map(({ doc, text }) => ({ doc, collection: shownIn(doc.id), excerpt: text.excerpt }));
 }
 
-function phraseBonus(doc: IndexedDoc, phrase: string | null): number {
+function bestFirst(a: { doc: IndexedDoc; score: number }, b: { doc: IndexedDoc; score: number }): number {
+  return b.score - a.score || a.doc.id - b.doc.id;
+}
+
+function phraseBonus(title: string, text: string, phrase: string | null): number {
   if (phrase === null) return 1;
-  if (doc.foldedTitle.includes(phrase)) return PHRASE_IN_TITLE;
-  return doc.foldedText.includes(phrase) ? PHRASE_IN_TEXT : 1;
+  if (foldForMatching(title).includes(phrase)) return PHRASE_IN_TITLE;
+  return foldForMatching(text).includes(phrase) ? PHRASE_IN_TEXT : 1;
 }

@@ -47,8 +47,18 @@ export const EXCERPT_WORDS = 55;
 
 /** WP: wp_trim_words() on plain text: the first `words` words, then `…` when there were more. */
 export function trimWords(text: string, words = EXCERPT_WORDS): string {
-  const all = text.split(' ').filter(Boolean);
-  return all.length <= words ? all.join(' ') : `${all.slice(0, words).join(' ')}…`;
+  const { length, cut } = firstWords(text, words);
+  return cut ? `${text.slice(0, length)}…` : text.slice(0, length);
+}
+
+/** Where the first `words` words of plain text (plainText(): words one space apart) end, and whether more follow. */
+function firstWords(text: string, words = EXCERPT_WORDS): { length: number; cut: boolean } {
+  let space = -1;
+  for (let n = 0; n < words; n++) {
+    space = text.indexOf(' ', space + 1);
+    if (space < 0) return { length: text.length, cut: false };
+  }
+  return { length: space, cut: true };
 }
 
 /**

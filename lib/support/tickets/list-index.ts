@@ -8,6 +8,7 @@
 import { ownershipEmailKey, storedEmailKey } from './customer-email';
 import { TicketFilter } from './list-query';
 import { TICKET_POST_STATUSES, postStatusOf } from './rows';
+import { SlotTable } from './slot-table';
 import { Ticket, TicketPriority } from './types';
 
 /** A ticket's list fields as read: from a ticket (./store.ts) or from the lean first load. */
@@ -79,6 +80,9 @@ class Columns {
   assignee = new Int32Array(0);
   email = new Int32Array(0);
   site = new Int32Array(0);
+  /** The slots of one address, a list through the slots (no array an address): the next and previous slot, or -1. */
+  nextOfEmail = new Int32Array(0);
+  previousOfEmail = new Int32Array(0);
 
   get capacity(): number {
     return this.id.length;
@@ -93,7 +97,7 @@ class Columns {
     };
     this.id = grown(this.id, (n) => new Int32Array(n));
     this.activity = grown(this.activity, (n) => new Float64Array(n));
-    for (const name of ['status', 'priority', 'author', 'assignee', 'email', 'site'] as const) this[name] = grown(this[name], (n) => new Int32Array(n));
+    for (const name of ['status', 'priority', 'author', 'assignee', 'email', 'site', 'nextOfEmail', 'previousOfEmail'] as const) this[name] = grown(this[name], (n) => new Int32Array(n));
   }
 
   read(slot: number): Row {
@@ -117,12 +121,13 @@ class Columns {
 
 export class TicketListIndex {
   private readonly columns = new Columns();
-  private readonly slotOf = new Map<number, number>();
+  private readonly slotOf = new SlotTable((slot) => this.columns.id[slot] as number);
   private readonly freeSlots: number[] = [];
   /** Slots newest activity first, then highest ID (the SQL list's ORDER BY); the first `size` are live. */
   private sorted = new Int32Array(0);
   private readonly byAuthor = new Map<number, number[]>();
-  private readonly byEmail = new Map<number, number[]>();
+  /** By address code: its first slot (the others follow through Columns.nextOfEmail), or -1. */
+  private firstOfEmail = new Int32Array(0);
   /** Statuses, priorities, addresses and site-ids, each kept once and referred to by code. */
   private readonly codes = new Map<string, number>();
   private readonly names: string[] = [];
@@ -138,14 +143,14 @@ export class TicketListIndex {
   /** Each ticket's post status, by ID. */
   statuses(): Map<number, string> {
     const statuses = new Map<number, string>();
-    for (const [id, slot] of this.slotOf) statuses.set(id, this.names[this.columns.status[slot] as number] as string);
+    for (const [id, slot] of this.slotOf.entries()) statuses.set(id, this.names[this.columns.status[slot] as number] as string);
     return statuses;
   }
 
   /** Per post status, how many tickets and the sum of their IDs: what a census of the table is compared with. */
   census(): Map<string, { count: number; idSum: number }> {
     const census = new Map<string, { count: number; idSum: number }>();
-    for (const [id, slot] of this.slotOf) {
+    for (const [id, slot] of this.slotOf.entries()) {
       const status = this.names[this.columns.status[slot] as number] as string;
       const counted = census.get(status) ?? { count: 0, idSum: 0 };
       counted.count += 1;
@@ -268,7 +273,8 @@ export class TicketListIndex {
     const { userId, email } = filter.viewer;
     const emailKey = ownershipEmailKey(email);
     const emailCode = emailKey === null ? undefined : this.codes.get(emailKey);
-    const owned = new Set([...(userId > 0 ? this.byAuthor.get(userId) ?? [] : []), ...(emailCode === undefined ? [] : this.byEmail.get(emailCode) ?? [])]);
+    const owned = new Set(userId > 0 ? this.byAuthor.get(userId) ?? [] : []);
+    if (emailCode !== undefined) for (let slot = this.firstOfEmail[emailCode] ?? -1; slot >= 0; slot = this.columns.nextOfEmail[slot] as number) owned.add(slot);
     return Int32Array.from(owned).sort((a, b) => this.newestFirst(a, b));
   }
 
@@ -296,7 +302,7 @@ export class TicketListIndex {
     const live = this.size;
     if (this.sorted.length < this.columns.capacity) this.sorted = new Int32Array(this.columns.capacity);
     let n = 0;
-    for (const slot of this.slotOf.values()) this.sorted[n++] = slot;
+    for (const slot of this.slotOf.slots()) this.sorted[n++] = slot;
     this.sorted.subarray(0, live).sort((a, b) => this.newestFirst(a, b));
     this.unsorted = false;
   }
@@ -314,7 +320,7 @@ export class TicketListIndex {
     this.columns.write(slot, row);
     this.slotOf.set(row.id, slot);
     if (row.author > 0) addTo(this.byAuthor, row.author, slot);
-    if (row.email !== NONE) addTo(this.byEmail, row.email, slot);
+    if (row.email !== NONE) this.linkEmail(row.email, slot);
     return slot;
   }
 
@@ -325,7 +331,30 @@ export class TicketListIndex {
     this.slotOf.delete(id);
     this.freeSlots.push(slot);
     if (row.author > 0) removeFrom(this.byAuthor, row.author, slot);
-    if (row.email !== NONE) removeFrom(this.byEmail, row.email, slot);
+    if (row.email !== NONE) this.unlinkEmail(row.email, slot);
+  }
+
+  private linkEmail(code: number, slot: number): void {
+    if (code >= this.firstOfEmail.length) {
+      const grown = new Int32Array(Math.max(1024, (code + 1) * 2)).fill(-1);
+      grown.set(this.firstOfEmail);
+      this.firstOfEmail = grown;
+    }
+    const { nextOfEmail, previousOfEmail } = this.columns;
+    const first = this.firstOfEmail[code] as number;
+    nextOfEmail[slot] = first;
+    previousOfEmail[slot] = -1;
+    if (first >= 0) previousOfEmail[first] = slot;
+    this.firstOfEmail[code] = slot;
+  }
+
+  private unlinkEmail(code: number, slot: number): void {
+    const { nextOfEmail, previousOfEmail } = this.columns;
+    const previous = previousOfEmail[slot] as number;
+    const next = nextOfEmail[slot] as number;
+    if (previous >= 0) nextOfEmail[previous] = next;
+    else this.firstOfEmail[code] = next;
+    if (next >= 0) previousOfEmail[next] = previous;
   }
 
   /** Puts a linked slot into the sorted slots (binary search, then one move of the tail). */

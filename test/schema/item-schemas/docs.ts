@@ -7,8 +7,8 @@ import { docFeedbackSchema } from '../../../schema/support/doc-feedback';
 import { Presented } from './presented';
 
 export async function presentDocSchemas(site: Site): Promise<Presented[]> {
-  const doc: IndexedDoc = { id: 40, title: 'Safety', excerpt: 'Unplug first.', slug: 'safety', modified: '2026-11-22 12:00:00', foldedTitle: 'safety', foldedText: 'unplug first' };
-  const [hit] = await presentDocHits(site, [{ doc, collection: 'shop' }]);
+  const doc = new IndexedDoc(40, 'Safety', 'safety', '2026-11-22 12:00:00');
+  const [hit] = await presentDocHits(site, [{ doc, collection: 'shop', excerpt: 'Unplug first.' }]);
   return [
     { schema: docSchema, value: hit },
     { schema: docFeedbackSchema, value: presentVote(40, true, { replaced: true, day: '2026-11-22' }) },
