@@ -16,7 +16,7 @@ import { insertDocs } from '../../lib/support/docs/store';
 import { createConnectedSite } from '../../lib/support/sites/admin';
 import { FakeProvider, LONG_ANSWER, startFakeProvider } from '../harness/chat-provider';
 import { CHAT_DOCS } from '../harness/chat-docs';
-import { TestSite, openTestSite, setSupportSettings } from '../harness/outbound';
+import { TestSite, openTestSite, setSupportSettings } from '../harness/site';
 import { HOSTILE_CSS, assertAccessible, assertNoOverflow, focusIn, screenshot } from '../harness/widget-checks';
 
 declare const window: any;

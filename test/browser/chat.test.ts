@@ -19,7 +19,7 @@ import { insertDocs } from '../../lib/support/docs/store';
 import { createConnectedSite } from '../../lib/support/sites/admin';
 import { ANSWER, ANSWER_PIECES, FakeProvider, startFakeProvider } from '../harness/chat-provider';
 import { CHAT_DOCS } from '../harness/chat-docs';
-import { TestSite, openTestSite, setSupportSettings } from '../harness/outbound';
+import { TestSite, openTestSite, setSupportSettings } from '../harness/site';
 import { API, as } from '../harness/support';
 
 // Browser globals for the callbacks that run inside the page (the project compiles without the DOM library).

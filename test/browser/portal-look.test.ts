@@ -18,7 +18,7 @@ import { Actor } from '../../lib/support/tickets/actor';
 import { addReply } from '../../lib/support/tickets/reply';
 import { findTicket } from '../../lib/support/tickets/store';
 import { jobHandlers } from '../../lib/worker';
-import { TestSite, openTestSite } from '../harness/outbound';
+import { TestSite, openTestSite } from '../harness/site';
 import { SmtpCapture, startSmtpCapture } from '../harness/smtp';
 import { HOSTILE_CSS, assertAccessible, assertNoOverflow, focusIn, screenshot } from '../harness/widget-checks';
 

@@ -5,7 +5,7 @@ import { insertDocs } from '../../lib/support/docs/store';
 import { ScratchDatabase, scratchDatabase } from '../harness/db';
 import { CHAT_DOCS } from '../harness/chat-docs';
 import { FakeProvider, startFakeProvider } from '../harness/chat-provider';
-import { setSupportSettings } from '../harness/outbound';
+import { setSupportSettings } from '../harness/site';
 import { cli, envFor, openFor } from './cli-harness';
 
 describe('understudy chat', function () {

@@ -15,7 +15,7 @@ import { presentPortalSchemas } from './item-schemas/portal';
 import { presentTicketSchemas } from './item-schemas/tickets';
 import { ALL_SCHEMAS, Presented } from './item-schemas/presented';
 import { resolveRefs } from '../../lib/wp/rest/schema-refs';
-import { TestSite, openTestSite } from '../harness/outbound';
+import { TestSite, openTestSite } from '../harness/site';
 
 type Schema = Readonly<Record<string, unknown>>;
 

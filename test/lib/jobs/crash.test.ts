@@ -10,7 +10,7 @@ import { enqueueJob } from '../../../lib/support/enqueue';
 import { supportJobHandlers } from '../../../lib/support/jobs/handlers';
 import { JobWorker } from '../../../lib/jobs/worker';
 import { fixedClock, systemClock, unixSeconds } from '../../../lib/wp/clock';
-import { TestSite, openTestSite, setSupportSettings } from '../../harness/outbound';
+import { TestSite, openTestSite, setSupportSettings } from '../../harness/site';
 import { WebhookReceiver, startWebhookReceiver } from '../../harness/webhook-receiver';
 
 const CHILD = path.resolve(__dirname, '../../harness/worker-child.ts');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { JobQueue } from '../../../lib/jobs/queue';
 import { fixedClock, unixSeconds } from '../../../lib/wp/clock';
 import { Site } from '../../../lib/wp/site';
-import { TestSite, openTestSite } from '../../harness/outbound';
+import { TestSite, openTestSite } from '../../harness/site';
 
 describe('JobQueue', function () {
   let t: TestSite;

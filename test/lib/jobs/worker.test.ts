@@ -8,7 +8,7 @@ import { JobWorker } from '../../../lib/jobs/worker';
 import { systemClock, unixSeconds } from '../../../lib/wp/clock';
 import { Site } from '../../../lib/wp/site';
 import { eventually } from '../../harness/eventually';
-import { TestSite, openTestSite } from '../../harness/outbound';
+import { TestSite, openTestSite } from '../../harness/site';
 
 /** A handler that records what it ran and can be made to wait or fail. */
 function probe(options: { fail?: (job: ClaimedJob) => Error | null; gate?: Promise<void>; delays?: number[] } = {}) {

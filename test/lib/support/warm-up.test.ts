@@ -15,7 +15,7 @@ import { ListQuery, listTickets, ticketLists } from '../../../lib/support/ticket
 import { warmUpSupportDesk } from '../../../lib/support/warm-up';
 import { Site } from '../../../lib/wp/site';
 import { RANKING_DOCS, RANKING_QUERIES, RANKING_SITES } from '../../fixtures/docs/corpus';
-import { TestSite, openTestSite } from '../../harness/outbound';
+import { TestSite, openTestSite } from '../../harness/site';
 import { OracleSite, openOracle } from '../../harness/oracle';
 import { API } from '../../harness/support';
 

@@ -11,7 +11,7 @@ import { JobWorker } from '../../../lib/jobs/worker';
 import { jobHandlers } from '../../../lib/worker';
 import { cli, envFor } from '../../cli/cli-harness';
 import { insertFormRow, submissionRows } from '../../harness/forms';
-import { TestSite, jobsOf, openTestSite } from '../../harness/outbound';
+import { TestSite, jobsOf, openTestSite } from '../../harness/site';
 import { SmtpCapture, startSmtpCapture } from '../../harness/smtp';
 
 const OWNER_ACTION = {

@@ -8,7 +8,7 @@ import request from 'supertest';
 import { mysqlDateTime } from '../../../lib/wp/dates';
 import { PhpArray } from '../../../lib/wp/php';
 import { FormSite, cookieOf, insertFormRow, nonceFor, openFormSite, submissionRows } from '../../harness/forms';
-import { jobsOf } from '../../harness/outbound';
+import { jobsOf } from '../../harness/site';
 import { SmtpCapture, startSmtpCapture } from '../../harness/smtp';
 
 const OWNER_ACTION = {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import { insertDocs } from '../../../lib/support/docs/store';
 import { FakeProvider, startFakeProvider } from '../../harness/chat-provider';
-import { TestSite, openTestSite, setSupportSettings } from '../../harness/outbound';
+import { TestSite, openTestSite, setSupportSettings } from '../../harness/site';
 import { API, as } from '../../harness/support';
 
 describe('support/v1 chat admin', function () {

@@ -18,7 +18,7 @@ import { createConnectedSite } from '../../../lib/support/sites/admin';
 import { eventually } from '../../harness/eventually';
 import { ANSWER, ANSWER_PIECES, FakeProvider, startFakeProvider } from '../../harness/chat-provider';
 import { CHAT_DOCS } from '../../harness/chat-docs';
-import { TestSite, openTestSite, setSupportSettings } from '../../harness/outbound';
+import { TestSite, openTestSite, setSupportSettings } from '../../harness/site';
 import { API, as } from '../../harness/support';
 import { assertRestError } from '../../harness/wp-http';
 

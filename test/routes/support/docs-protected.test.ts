@@ -12,7 +12,7 @@ import { Knex } from 'knex';
 import { insertDocs } from '../../../lib/support/docs/store';
 import { eventually } from '../../harness/eventually';
 import { FakeProvider, startFakeProvider } from '../../harness/chat-provider';
-import { TestSite, openTestSite, setSupportSettings } from '../../harness/outbound';
+import { TestSite, openTestSite, setSupportSettings } from '../../harness/site';
 import { API, Login, as } from '../../harness/support';
 import { loadDocsIndex } from '../../harness/desk';
 

@@ -13,7 +13,7 @@ import { insertDocs } from '../../../lib/support/docs/store';
 import { createConnectedSite } from '../../../lib/support/sites/admin';
 import { postMetaFor, singleMetaValues } from '../../../lib/wp/posts';
 import { FLUSH_MS } from '../../../lib/wp/rate-limit';
-import { TestSite, openTestSite } from '../../harness/outbound';
+import { TestSite, openTestSite } from '../../harness/site';
 import { API } from '../../harness/support';
 import { loadDocsIndex } from '../../harness/desk';
 import { assertRestError } from '../../harness/wp-http';

@@ -11,7 +11,7 @@ import { uploadsDirOf } from '../../../lib/support/tickets/attachments';
 import { API, as } from '../../harness/support';
 import { MAIL_FIXTURES, addTestMailbox, attachmentRows, countRows, fixture, postMeta, relayPost } from '../../harness/mail';
 import { OracleSite, openOracle } from '../../harness/oracle';
-import { turnTeamAlertsOn } from '../../harness/outbound';
+import { turnTeamAlertsOn } from '../../harness/site';
 
 interface Expected {
   about: string;

@@ -12,7 +12,7 @@ import { supportJobHandlers } from '../../../lib/support/jobs/handlers';
 import { IssuedCredentials } from '../../../lib/support/mailboxes/admin';
 import { uploadsDirOf } from '../../../lib/support/tickets/attachments';
 import { addTestMailbox, countRows, postMeta, relayPost } from '../../harness/mail';
-import { TestSite, openTestSite } from '../../harness/outbound';
+import { TestSite, openTestSite } from '../../harness/site';
 import { SmtpCapture, startSmtpCapture } from '../../harness/smtp';
 import { API, as } from '../../harness/support';
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { API, as } from '../../harness/support';
 import { OracleSite, credentials, openOracle } from '../../harness/oracle';
-import { turnTeamAlertsOn } from '../../harness/outbound';
+import { turnTeamAlertsOn } from '../../harness/site';
 
 describe('POST /support/v1/tickets/<id>/messages', function () {
   let oracle: OracleSite;

@@ -15,7 +15,7 @@ import { uploadsDirOf } from '../../../lib/support/tickets/attachments';
 import { createTicket } from '../../../lib/support/tickets/create';
 import { addReply } from '../../../lib/support/tickets/reply';
 import { findTicket } from '../../../lib/support/tickets/store';
-import { TestSite, openTestSite, turnTeamAlertsOn } from '../../harness/outbound';
+import { TestSite, openTestSite, turnTeamAlertsOn } from '../../harness/site';
 import { API } from '../../harness/support';
 import { assertRestError } from '../../harness/wp-http';
 

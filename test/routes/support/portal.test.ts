@@ -11,7 +11,7 @@ import { createConnectedSite } from '../../../lib/support/sites/admin';
 import { updateSite } from '../../../lib/support/sites/store';
 import { createApp } from '../../../lib/app';
 import { jobHandlers } from '../../../lib/worker';
-import { TestSite, jobsOf, openTestSite } from '../../harness/outbound';
+import { TestSite, jobsOf, openTestSite } from '../../harness/site';
 import { SmtpCapture, startSmtpCapture } from '../../harness/smtp';
 import { API } from '../../harness/support';
 import { assertRestError } from '../../harness/wp-http';

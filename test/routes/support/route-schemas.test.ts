@@ -23,7 +23,7 @@ import { portalSessionSchema } from '../../../schema/support/portal-session';
 import { releaseSchema } from '../../../schema/support/release';
 import { replySchema } from '../../../schema/support/reply';
 import { ticketSchema } from '../../../schema/support/ticket';
-import { TestSite, openTestSite } from '../../harness/outbound';
+import { TestSite, openTestSite } from '../../harness/site';
 import { API } from '../../harness/support';
 import { ALL_SCHEMAS } from '../../schema/item-schemas/presented';
 

@@ -18,7 +18,7 @@ import { PhpValue, toPlain, unserialize } from '../../../lib/wp/php';
 import { Site, createSite } from '../../../lib/wp/site';
 import { API, as } from '../../harness/support';
 import { OracleSite, credentials, openOracle, oracleConfig } from '../../harness/oracle';
-import { turnTeamAlertsOn } from '../../harness/outbound';
+import { turnTeamAlertsOn } from '../../harness/site';
 import { assertRestError } from '../../harness/wp-http';
 
 const SHOP = 'https://shop.example';

@@ -15,7 +15,7 @@ import { openPortalSession } from '../../../lib/support/portal/sessions';
 import { createConnectedSite } from '../../../lib/support/sites/admin';
 import { IssuedCredentials } from '../../../lib/support/mailboxes/admin';
 import { addTestMailbox, inboundPost, postMeta, relayPost } from '../../harness/mail';
-import { TestSite, openTestSite, setSupportSettings } from '../../harness/outbound';
+import { TestSite, openTestSite, setSupportSettings } from '../../harness/site';
 import { API, as } from '../../harness/support';
 import { WebhookReceiver, startWebhookReceiver } from '../../harness/webhook-receiver';
 

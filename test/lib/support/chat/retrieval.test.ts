@@ -9,7 +9,7 @@ import { chunkDoc, learnBatch, learningProgress, retrieveSources } from '../../.
 import { deskOf } from '../../../../lib/support/desk';
 import { insertDocs } from '../../../../lib/support/docs/store';
 import { CHAT_DOCS, CHAT_QUESTIONS, OFF_TOPIC } from '../../../harness/chat-docs';
-import { TestSite, openTestSite } from '../../../harness/outbound';
+import { TestSite, openTestSite } from '../../../harness/site';
 
 describe('chat retrieval', function () {
   let t: TestSite;

@@ -11,7 +11,7 @@ import { MAX_RESULTS, rankDocs } from '../../../../lib/support/docs/search';
 import { docSearchIndex } from '../../../../lib/support/docs/search-index';
 import { insertDocs } from '../../../../lib/support/docs/store';
 import { cacheReloads } from '../../../../lib/wp/cache-stats';
-import { TestSite, openTestSite } from '../../../harness/outbound';
+import { TestSite, openTestSite } from '../../../harness/site';
 
 /** Answers computed so far in this process (the metric `understudy_cache_reloads_total{cache="docs_search_answer"}`). */
 const computed = () => cacheReloads().get('docs_search_answer') ?? 0;

@@ -12,7 +12,7 @@ import { mysqlDateTime } from '../../../../lib/wp/dates';
 import { insertPost } from '../../../../lib/wp/posts';
 import { Site } from '../../../../lib/wp/site';
 import { eventually } from '../../../harness/eventually';
-import { TestSite, openTestSite } from '../../../harness/outbound';
+import { TestSite, openTestSite } from '../../../harness/site';
 import { API } from '../../../harness/support';
 import { loadDocsIndex } from '../../../harness/desk';
 

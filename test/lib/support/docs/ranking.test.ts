@@ -7,7 +7,7 @@ import request from 'supertest';
 import { insertDocs } from '../../../../lib/support/docs/store';
 import { createConnectedSite } from '../../../../lib/support/sites/admin';
 import { RANKING_DOCS, RANKING_QUERIES, RANKING_SITES } from '../../../fixtures/docs/corpus';
-import { TestSite, openTestSite } from '../../../harness/outbound';
+import { TestSite, openTestSite } from '../../../harness/site';
 import { API } from '../../../harness/support';
 import { loadDocsIndex } from '../../../harness/desk';
 

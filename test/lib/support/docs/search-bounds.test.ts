@@ -12,7 +12,7 @@ import { MAX_EXPANSIONS, MAX_QUERY_WORDS, queryTerms, rankDocs } from '../../../
 import { insertDocs } from '../../../../lib/support/docs/store';
 import { foldTerm, tokenizeText } from '../../../../lib/support/docs/text';
 import { assertAboutLinear } from '../../../fuzz/settings';
-import { TestSite, openTestSite } from '../../../harness/outbound';
+import { TestSite, openTestSite } from '../../../harness/site';
 import { API } from '../../../harness/support';
 import { loadDocsIndex } from '../../../harness/desk';
 

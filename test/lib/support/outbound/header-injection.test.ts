@@ -12,7 +12,7 @@ import { supportJobHandlers } from '../../../../lib/support/jobs/handlers';
 import { JobWorker } from '../../../../lib/jobs/worker';
 import { addPostMeta, insertPost } from '../../../../lib/wp/posts';
 import { API, as } from '../../../harness/support';
-import { TestSite, jobsOf, openTestSite } from '../../../harness/outbound';
+import { TestSite, jobsOf, openTestSite } from '../../../harness/site';
 import { SmtpCapture, startSmtpCapture } from '../../../harness/smtp';
 
 const INJECTION = '\r\nBcc: evil@evil.test\r\nX-Injected: yes';

@@ -14,7 +14,7 @@ import { JobWorker } from '../../../../lib/jobs/worker';
 import { fixedClock } from '../../../../lib/wp/clock';
 import { addPostMeta, insertPost } from '../../../../lib/wp/posts';
 import { API, as } from '../../../harness/support';
-import { TestSite, jobsOf, openTestSite } from '../../../harness/outbound';
+import { TestSite, jobsOf, openTestSite } from '../../../harness/site';
 import { SmtpCapture, startSmtpCapture } from '../../../harness/smtp';
 
 describe('email deliveries of agents\' replies', function () {

@@ -8,7 +8,7 @@ import { teamAlertHandler } from '../../../../lib/support/jobs/handlers/team-ale
 import { JobWorker } from '../../../../lib/jobs/worker';
 import { unixSeconds } from '../../../../lib/wp/clock';
 import { API, as } from '../../../harness/support';
-import { TestSite, jobsOf, openTestSite, setSupportSettings } from '../../../harness/outbound';
+import { TestSite, jobsOf, openTestSite, setSupportSettings } from '../../../harness/site';
 import { WebhookReceiver, startWebhookReceiver } from '../../../harness/webhook-receiver';
 
 describe('team alerts', function () {

@@ -1,7 +1,7 @@
 /**
- * Sites for the job queue and outbound tests: the oracle (real WordPress data, agents who sign in)
- * or a fresh scratch site, each with its own temporary data and uploads folders, optionally sending
- * mail to a real SMTP capture, and a clock the test moves by hand.
+ * The general test site: the oracle (real WordPress data, agents who sign in) or a fresh scratch
+ * site, each with its own temporary data and uploads folders, optionally sending mail to a real SMTP
+ * capture, and a clock the test moves by hand.
  */
 import fs from 'node:fs';
 import os from 'node:os';
