@@ -34,6 +34,8 @@ export interface LoadSummary {
   peakOpen: number;
   tokens: number;
   tokensPerSecond: number;
+  /** From sending the request to the answer's headers (Understudy: the message stored), ms. */
+  headers: Percentiles;
   /** From sending the request to the first token, ms. */
   firstToken: Percentiles;
   /** From the provider writing a token to its arrival here, ms. */
@@ -70,6 +72,7 @@ function request(plan: LoadPlan, n: number): { path: string; headers: Record<str
 
 async function run(plan: LoadPlan): Promise<LoadSummary> {
   const firstTokens: number[] = [];
+  const headerTimes: number[] = [];
   const perToken: number[] = [];
   const failures: Record<string, number> = {};
   const fail = (why: string) => { failures[why] = (failures[why] ?? 0) + 1; };
@@ -106,6 +109,7 @@ async function run(plan: LoadPlan): Promise<LoadSummary> {
       host: url.hostname, port: url.port, path, method: 'POST', agent: false,
       headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' },
     }, (res) => {
+      headerTimes.push(epochMs() - sent);
       if (res.statusCode !== 200) {
         res.resume();
         res.on('end', () => finish(`HTTP ${res.statusCode}`));
@@ -157,7 +161,7 @@ async function run(plan: LoadPlan): Promise<LoadSummary> {
   return {
     streams: plan.streams, completed, noFirstToken, failures, peakOpen, tokens: perToken.length,
     tokensPerSecond: perToken.length / Math.max((lastArrival - firstArrival) / 1000, 1e-3),
-    firstToken: percentiles(firstTokens), perToken: percentiles(perToken),
+    headers: percentiles(headerTimes), firstToken: percentiles(firstTokens), perToken: percentiles(perToken),
   };
 }
 

@@ -224,7 +224,7 @@ function streamResult(name: string, run: LoadSummary, direct: LoadSummary, m: Pa
   const added = (mine: Percentiles, base: Percentiles) => `+${ms(mine.p50 - base.p50)}/+${ms(mine.p99 - base.p99)} ms`;
   const failures = Object.entries(run.failures).map(([why, n]) => `${n} ${why}`).join(', ');
   const notes = [
-    `first token p50/p99 ${ms(run.firstToken.p50)}/${ms(run.firstToken.p99)} ms`,
+    `headers p50/p99 ${ms(run.headers.p50)}/${ms(run.headers.p99)} ms, first token ${ms(run.firstToken.p50)}/${ms(run.firstToken.p99)} ms`,
     ...(run === direct ? [] : [`added: first token ${added(run.firstToken, direct.firstToken)}, per token ${added(run.perToken, direct.perToken)}`]),
     `${run.completed}/${run.streams} complete, peak ${run.peakOpen} open`,
     ...(run.noFirstToken ? [`${run.noFirstToken} without a first token in ${DEADLINE_MS / 1000} s`] : []),
