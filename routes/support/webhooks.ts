@@ -57,7 +57,7 @@ export const inboundWebhook: RouteDeclaration = {
 
 /** The signature (section 5) over the body with the mailbox's relay secret. */
 async function signedRelay(req: RestRequest): Promise<RelayDelivery | WpError> {
-  const mailbox = await mailboxOf(req.site, req.urlParams.route_key as string);
+  const mailbox = await mailboxOf(req);
   if (!mailbox) return mailboxNotFound();
   const checked = verifyRelaySignature(
     mailbox.relaySecret, req.urlParams.route_key as string, relayHeadersOf(req), req.rawBody ?? Buffer.alloc(0), unixSeconds(req.site.clock),
@@ -70,7 +70,7 @@ async function signedRelay(req: RestRequest): Promise<RelayDelivery | WpError> {
  * are present, well formed and fresh (401); the signature over the body is checked at the principal stage.
  */
 async function relayHeaders(head: RequestHead): Promise<WpError | null> {
-  const mailbox = await mailboxOf(head.site, head.urlParams.route_key as string);
+  const mailbox = await mailboxOf(head);
   if (!mailbox) return mailboxNotFound();
   return checkRelayHeaders(mailbox.relaySecret, relayHeadersOf(head), unixSeconds(head.site.clock));
 }
@@ -83,7 +83,7 @@ async function tokenInHead(head: RequestHead): Promise<WpError | null> {
 
 /** `Authorization: Bearer <token>`, or `X-Svc-Token` where a proxy strips Authorization. */
 async function tokenMailbox(req: RequestHead): Promise<Mailbox | WpError> {
-  const mailbox = await mailboxOf(req.site, req.urlParams.route_key as string);
+  const mailbox = await mailboxOf(req);
   if (!mailbox) return mailboxNotFound();
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.header('authorization') ?? '')?.[1];
   const token = bearer ?? req.header('x-svc-token')?.trim() ?? '';
@@ -121,13 +121,16 @@ function connectionTest(req: RestRequest<Mailbox>): Record<string, unknown> {
 }
 
 /** The inbound route's body limit is the mailbox's own (an unknown mailbox was answered 404 already). */
-async function inboundLimit(site: Site, urlParams: Record<string, string>): Promise<number> {
-  return (await mailboxOf(site, urlParams.route_key ?? ''))?.maxBytes ?? DEFAULT_MAX_BYTES;
+async function inboundLimit(_site: Site, _urlParams: Record<string, string>, head: RequestHead): Promise<number> {
+  return (await mailboxOf(head))?.maxBytes ?? DEFAULT_MAX_BYTES;
 }
 
-async function mailboxOf(site: Site, routeKey: string): Promise<Mailbox | null> {
-  const key = mailboxKeyOf(routeKey, site.db.tables.blogId);
-  return key ? findMailbox(site.db, key) : null;
+/** The route key's mailbox, read once per request: its body limit, credential and handler all need it. */
+function mailboxOf(head: RequestHead): Promise<Mailbox | null> {
+  return head.once('mailbox', async () => {
+    const key = mailboxKeyOf(head.urlParams.route_key ?? '', head.site.db.tables.blogId);
+    return key ? findMailbox(head.site.db, key) : null;
+  });
 }
 
 function accepted(receipt: Accepted): RestResponse {

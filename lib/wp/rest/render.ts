@@ -39,6 +39,8 @@ export interface RenderContext {
    * allows credentials (else WordPress's rule: any origin, with credentials).
    */
   cors?: { origins: string[]; credentials: boolean; headers?: readonly string[] };
+  /** What the request's stages read once and share (RequestHead.once). */
+  shared?: Map<string, Promise<unknown>>;
 }
 
 const NO_CACHE = { Expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control': 'no-cache, must-revalidate, max-age=0' };

@@ -31,6 +31,11 @@ export interface RequestHead {
   site: Site;
   /** A request header by case-insensitive name. */
   header(name: string): string | undefined;
+  /**
+   * What `make` answers, made once per request under `key` and shared by all its stages: a mailbox
+   * that a relay's headers, its signature and its handler each need is read once.
+   */
+  once<T>(key: string, make: () => Promise<T>): Promise<T>;
 }
 
 /**

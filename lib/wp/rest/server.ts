@@ -261,6 +261,11 @@ export class RestServer {
         const value = req.headers[name.toLowerCase()];
         return Array.isArray(value) ? value.join(', ') : value;
       },
+      once: <T>(key: string, make: () => Promise<T>): Promise<T> => {
+        ctx.shared ??= new Map();
+        if (!ctx.shared.has(key)) ctx.shared.set(key, make());
+        return ctx.shared.get(key) as Promise<T>;
+      },
     };
   }
 
