@@ -1,11 +1,12 @@
 /**
- * The chat suite's load generator, run as a process of its own (bench/chat.ts starts it): opens
- * `streams` streamed conversations, spread evenly over `rampMs`, each on its own connection (no
- * keep-alive), and reads their server-sent events. Every token carries the moment the provider wrote
+ * The chat suite's load generator, run as a process of its own (bench/chat.ts starts it): holds
+ * `streams` conversations at once, their first questions spread evenly over `rampMs`, each asking
+ * again in the same thread as soon as its answer has ended, until `durationMs`; each answer streamed
+ * on a connection of its own (no keep-alive), its server-sent events read as they come. Every token carries the moment the provider wrote
  * it (bench/chat-provider.ts); the time it arrives here, minus that, is its latency on the way. Prints
  * one line, `RESULT <json>` (LoadSummary), when every stream has ended or run `deadlineMs` since it was sent.
  *
- * Input, JSON in CHAT_LOAD: {target, streams, rampMs, deadlineMs}; target `direct` posts the OpenAI
+ * Input, JSON in CHAT_LOAD: {target, url, streams, rampMs, durationMs, deadlineMs, question}; target `direct` posts the OpenAI
  * request to the provider itself, `understudy` the visitor's message to POST /chat/messages (each
  * conversation from an address of its own, named in X-Forwarded-For), `php` the message to the PHP script.
  */
@@ -16,13 +17,18 @@ import { epochMs } from './chat-provider';
 export interface LoadPlan {
   target: 'direct' | 'understudy' | 'php';
   url: string;
+  /** Conversations at once. */
   streams: number;
+  /** Over which their first questions are spread. */
   rampMs: number;
+  /** Each conversation asks again when its answer has ended, until this long after the start. */
+  durationMs: number;
   deadlineMs: number;
   question: string;
 }
 
 export interface LoadSummary {
+  /** Answers asked for (each conversation's questions, one after another). */
   streams: number;
   /** Streams that ended with the whole answer (`[DONE]`, or Understudy's `done` event). */
   completed: number;
@@ -60,11 +66,15 @@ export function percentiles(values: number[]): Percentiles {
   return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN, n: sorted.length };
 }
 
+/** Each conversation's thread and the token it chose (so that its next question may follow in the same thread). */
+const threads = new Map<number, { thread: string; token: string }>();
+
 function request(plan: LoadPlan, n: number): { path: string; headers: Record<string, string>; body: string } {
   if (plan.target === 'direct') {
     return { path: '/v1/chat/completions', headers: {}, body: JSON.stringify({ model: 'bench', stream: true, messages: [{ role: 'user', content: plan.question }] }) };
   }
-  const body = JSON.stringify({ message: plan.question, thread: randomUUID(), stream: true });
+  if (!threads.has(n)) threads.set(n, { thread: randomUUID(), token: `bench-${randomUUID()}` });
+  const body = JSON.stringify({ message: plan.question, ...threads.get(n), stream: true });
   if (plan.target === 'php') return { path: '/chat.php', headers: {}, body };
   // A visitor of its own per conversation: the per-address limit (60 in 10 minutes) stays as shipped.
   return { path: '/wp-json/support/v1/chat/messages', headers: { 'X-Forwarded-For': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` }, body };
@@ -150,16 +160,23 @@ async function run(plan: LoadPlan): Promise<LoadSummary> {
     req.end(body);
   });
 
+  let asked = 0;
+  const conversation = async (n: number) => {
+    do {
+      asked++;
+      await one(n);
+    } while (epochMs() - started < plan.durationMs);
+  };
   const all: Promise<void>[] = [];
   for (let n = 0; n < plan.streams; n++) {
     const due = started + (plan.rampMs * n) / plan.streams;
     const wait = due - epochMs();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    all.push(one(n));
+    all.push(conversation(n));
   }
   await Promise.all(all);
   return {
-    streams: plan.streams, completed, noFirstToken, failures, peakOpen, tokens: perToken.length,
+    streams: asked, completed, noFirstToken, failures, peakOpen, tokens: perToken.length,
     tokensPerSecond: perToken.length / Math.max((lastArrival - firstArrival) / 1000, 1e-3),
     headers: percentiles(headerTimes), firstToken: percentiles(firstTokens), perToken: percentiles(perToken),
   };

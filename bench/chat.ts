@@ -1,8 +1,9 @@
 /**
- * The chat suite of `npm run bench`: N streamed conversations at once (100, 500, 2,000), each a
- * visitor's question whose answer a local provider (bench/chat-provider.ts, a process of its own)
- * streams at 20 tokens a second for 10 s, read by a load generator in another process
- * (bench/chat-load.ts, one connection per stream). For each N, three runs one after the other:
+ * The chat suite of `npm run bench`: N conversations at once (100, 500, 2,000), each asking a
+ * question, reading its answer as a local provider (bench/chat-provider.ts, a process of its own)
+ * streams it at 20 tokens a second for 10 s, and asking again in the same thread, for 30 s; their
+ * first questions spread over 10 s, so N/10 questions arrive a second. The load generator is another
+ * process (bench/chat-load.ts, one connection per answer). For each N, three runs one after the other:
  * - `direct`: the load generator straight at the provider: the baseline of what the machine, the
  *   provider and the client cost by themselves;
  * - `Understudy`: POST /support/v1/chat/messages with `stream: true` on the built server (MariaDB);
@@ -36,7 +37,10 @@ import { SALTS, benchConfig, benchDatabaseUrl, benchTarget, createBenchDatabase 
 import { ROOT, Result, cpuTimeMs, cpuTimeSince, freePort, log, startScript, startServer, stop } from './harness';
 
 const QUESTION = 'How do I export my data as CSV?';
-const RAMP_MS = 5_000;
+/** An answer's length (200 tokens at 20 a second), over which the conversations start: N/10 new questions a second from then on. */
+const RAMP_MS = 10_000;
+/** Each conversation asks again as soon as its answer ends, for this long: about three answers each. */
+const DURATION_MS = 30_000;
 const DEADLINE_MS = 30_000;
 const DATA_DIR = '/tmp/understudy-bench-chat';
 
@@ -64,11 +68,11 @@ export async function chatSuite(args: Record<string, string>): Promise<Result[]>
   const results: Result[] = [];
   try {
     // The first question learns the docs' passages; the first search builds the docs index.
-    await runLoad({ target: 'understudy', url: origin, streams: 1, rampMs: 0, deadlineMs: DEADLINE_MS, question: QUESTION });
-    const idle = await probe(origin, 10_000);
+    await runLoad({ target: 'understudy', url: origin, streams: 1, rampMs: 0, durationMs: 0, deadlineMs: DEADLINE_MS, question: QUESTION });
+    const idle = await probe(origin, 15_000);
     results.push(probeResult('docs search, idle', idle, server));
     for (const streams of counts) {
-      const plan = { streams, rampMs: RAMP_MS, deadlineMs: DEADLINE_MS, question: QUESTION };
+      const plan = { streams, rampMs: RAMP_MS, durationMs: DURATION_MS, deadlineMs: DEADLINE_MS, question: QUESTION };
       log(`chat: ${streams} streams straight to the provider…`);
       const direct = await runLoad({ ...plan, target: 'direct', url: providerUrl.replace(/\/v1$/, '') });
       results.push(streamResult(`direct to the provider, ${streams} streams`, direct, direct, {}));
@@ -138,7 +142,8 @@ async function measureServer(server: ChildProcess, metricsPort: number, load: ()
   await loopDelay(metricsPort);
   const cpuBefore = cpuTimeMs(server.pid);
   const peak = sampleRss([server.pid as number]);
-  const during = probeOrigin ? sleep(RAMP_MS).then(() => probe(probeOrigin, 8_000)) : Promise.resolve(undefined);
+  // The other route is measured once every conversation has started, for 15 s.
+  const during = probeOrigin ? sleep(RAMP_MS).then(() => probe(probeOrigin, 15_000)) : Promise.resolve(undefined);
   const result = await load();
   const cpuMs = cpuTimeSince(server.pid, cpuBefore);
   return { load: result, rssMb: peak.stop(), cpuMs, loopDelay: await loopDelay(metricsPort), during: await during };
@@ -208,7 +213,7 @@ function probeResult(name: string, latencies: number[], server: ChildProcess, id
   const p = percentiles(latencies);
   const idleP99 = idle ? percentiles(idle).p99 : undefined;
   return {
-    name, rps: latencies.length / 8, p50: ms(p.p50), p99: ms(p.p99), errors: 0, non2xx: 0, ok: latencies.length,
+    name, rps: latencies.length / 15, p50: ms(p.p50), p99: ms(p.p99), errors: 0, non2xx: 0, ok: latencies.length,
     note: idleP99 ? `p99 ${(p.p99 / idleP99).toFixed(2)}× idle` : 'one request every 50 ms',
     rssMb: idle ? undefined : rssOf(server),
   };
@@ -226,7 +231,7 @@ function streamResult(name: string, run: LoadSummary, direct: LoadSummary, m: Pa
   const notes = [
     `headers p50/p99 ${ms(run.headers.p50)}/${ms(run.headers.p99)} ms, first token ${ms(run.firstToken.p50)}/${ms(run.firstToken.p99)} ms`,
     ...(run === direct ? [] : [`added: first token ${added(run.firstToken, direct.firstToken)}, per token ${added(run.perToken, direct.perToken)}`]),
-    `${run.completed}/${run.streams} complete, peak ${run.peakOpen} open`,
+    `${run.completed}/${run.streams} answers complete, peak ${run.peakOpen} open`,
     ...(run.noFirstToken ? [`${run.noFirstToken} without a first token in ${DEADLINE_MS / 1000} s`] : []),
     ...(failures ? [failures] : []),
     ...(m.loopDelay ? [`event loop delay p99/max ${ms(m.loopDelay.p99)}/${ms(m.loopDelay.max)} ms`] : []),
