@@ -133,8 +133,8 @@ interface Measured {
   rssMb?: number;
   cpuMs?: number;
   loopDelay?: { p99: number; max: number };
-  /** Latencies of the other route while the streams ran. */
-  during?: number[];
+  /** The other route while the streams ran. */
+  during?: Probe;
 }
 
 /** Runs the load against the server, reading its memory, CPU, event-loop delay and, if asked, another route's latency. */
@@ -186,35 +186,44 @@ function treeRssKb(pid: number): number {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Another route, one request at a time every 50 ms for `ms`, each from a reader of its own (the search's per-address limit): latencies in ms. */
-async function probe(origin: string, ms: number): Promise<number[]> {
+async function probe(origin: string, ms: number): Promise<Probe> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const queries = ['export%20csv', 'password', 'invoice', 'two%20factor', 'refund'];
   const latencies: number[] = [];
+  const failures: string[] = [];
   const end = performance.now() + ms;
   for (let n = 0; performance.now() < end; n++) {
     const started = performance.now();
-    await new Promise<void>((resolve, reject) => {
+    const status = await new Promise<string>((resolve) => {
       http.get(`${origin}/wp-json/support/v1/docs/search?q=${queries[n % queries.length]}`, { agent, headers: { 'X-Forwarded-For': `10.250.${(n >> 8) & 255}.${n & 255}` } }, (res) => {
-        if (res.statusCode !== 200) reject(new Error(`docs search answered ${res.statusCode}`));
         res.resume();
-        res.on('end', resolve);
-      }).on('error', reject);
+        res.on('end', () => resolve(String(res.statusCode)));
+      }).on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'));
     });
+    // Every answer's time counts; what was not a 200 is also told.
+    if (status !== '200') failures.push(status);
     latencies.push(performance.now() - started);
     await sleep(Math.max(0, 50 - (performance.now() - started)));
   }
   agent.destroy();
-  return latencies;
+  return { latencies, failures };
+}
+
+interface Probe {
+  latencies: number[];
+  /** Statuses (or socket errors) of the answers that were not 200. */
+  failures: string[];
 }
 
 const ms = (value: number) => Math.round(value * 10) / 10;
 
-function probeResult(name: string, latencies: number[], server: ChildProcess, idle?: number[]): Result {
+function probeResult(name: string, { latencies, failures }: Probe, server: ChildProcess, idle?: Probe): Result {
   const p = percentiles(latencies);
-  const idleP99 = idle ? percentiles(idle).p99 : undefined;
+  const idleP99 = idle ? percentiles(idle.latencies).p99 : undefined;
+  const failed = failures.length ? `; not 200: ${[...new Set(failures)].map((f) => `${failures.filter((x) => x === f).length}× ${f}`).join(', ')}` : '';
   return {
-    name, rps: latencies.length / 15, p50: ms(p.p50), p99: ms(p.p99), errors: 0, non2xx: 0, ok: latencies.length,
-    note: idleP99 ? `p99 ${(p.p99 / idleP99).toFixed(2)}× idle` : 'one request every 50 ms',
+    name, rps: latencies.length / 15, p50: ms(p.p50), p99: ms(p.p99), errors: 0, non2xx: failures.length, ok: latencies.length - failures.length,
+    note: `${idleP99 ? `p99 ${(p.p99 / idleP99).toFixed(2)}× idle` : 'one request at a time, every 50 ms'}${failed}`,
     rssMb: idle ? undefined : rssOf(server),
   };
 }
