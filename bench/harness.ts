@@ -77,9 +77,12 @@ export async function startServer(args: string[], env: Record<string, string>): 
   return child;
 }
 
-/** A TypeScript script of the benchmark (the bare Express baseline). */
-export function startScript(name: string, file: string, env: Record<string, string>): Promise<ChildProcess> {
-  return start(name, ['--require', 'tsx/cjs', path.join(ROOT, file)], env);
+/**
+ * A TypeScript script of the benchmark (the bare Express baseline); `asServer`: with the Node flags
+ * the built server gets (a stand-in measured against it, such as the stripped-down intake server).
+ */
+export function startScript(name: string, file: string, env: Record<string, string>, { asServer = false } = {}): Promise<ChildProcess> {
+  return start(name, [...(asServer ? START_NODE_FLAGS : []), '--require', 'tsx/cjs', path.join(ROOT, file)], env);
 }
 
 function start(name: string, args: string[], env: Record<string, string>): Promise<ChildProcess> {

@@ -4,11 +4,14 @@
  * at 16 connections, then a check that every message answered 202 is stored (its ticket, message and
  * file, and the original message, which intake keeps). A fresh MariaDB database each run (`<database>_mail`), so the count is exact.
  * Also logged: the server's CPU time a message (Linux), steadier than messages a second on a shared machine.
+ * Each round runs the real server, then the stripped-down intake server (bench/mail-stripped.ts: the
+ * same intake behind bare node:http), each into a fresh database; the suite ends with the real
+ * server's CPU a message as a multiple of the stripped-down one's, over all rounds.
  * The svc_* indexes are added first unless `--indexes=off`: without svc_key_value each message's
  * Message-ID lookup (duplicates, threading) reads every stored Message-ID, so the run would measure how
  * many messages it had already stored (docs/performance.md).
  *
- *   npm run bench -- --suite=mail [--connections=16] [--duration=10] [--indexes=on|off]
+ *   npm run bench -- --suite=mail [--connections=16] [--duration=10] [--indexes=on|off] [--rounds=2]
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -19,7 +22,7 @@ import { addIndexes } from '../lib/support/db-indexes';
 import { addMailbox } from '../lib/support/mailboxes/admin';
 import { relaySignature } from '../lib/support/inbound/signature';
 import { SALTS, benchConfig, benchDatabaseUrl, benchTarget, createBenchDatabase } from './fixture';
-import { BenchRequest, Result, cpuTimeMs, cpuTimeSince, freePort, log, measure, startServer, stop } from './harness';
+import { BenchRequest, Result, cpuTimeMs, cpuTimeSince, freePort, log, measure, startScript, startServer, stop } from './harness';
 
 /**
  * Each run's files in a folder of its own, and folders of earlier runs removed only once they are ten
@@ -28,20 +31,44 @@ import { BenchRequest, Result, cpuTimeMs, cpuTimeSince, freePort, log, measure, 
  * up to five times as much and the figures swing by half (docs/performance.md, "Mail intake").
  */
 const RUNS_DIR = '/tmp/understudy-bench-mail';
-const DATA_DIR = path.join(RUNS_DIR, `run-${Date.now()}`);
 const KEEP_RUNS_MS = 10 * 60 * 1000;
 /** A small attachment: 12 KB of bytes behind a PNG signature (typed by its bytes on the way in). */
 const ATTACHMENT = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(12 * 1024)]).toString('base64').replace(/.{76}/g, '$&\r\n');
 const TEXT = 'Hello support,\r\n\r\nMy order has not arrived and the tracking page shows nothing since Monday. '.repeat(12);
 
 export async function mailSuite(args: Record<string, string>, connections: number, duration: number): Promise<Result[]> {
-  const url = benchDatabaseUrl('mail');
   const indexes = args.indexes !== 'off';
+  const rounds = Number(args.rounds ?? 2);
+  const results: Result[] = [];
+  const cpu = { full: [] as number[], stripped: [] as number[] };
+  // Alternating, so that the other load on a shared machine falls on both alike.
+  for (let round = 0; round < rounds; round++) {
+    for (const server of ['full', 'stripped'] as const) {
+      const run = await measureIntake(server, indexes, connections, duration);
+      results.push(run.result);
+      if (run.cpuMsPerMessage !== undefined) cpu[server].push(run.cpuMsPerMessage);
+    }
+  }
+  const total = (values: number[]) => values.reduce((sum, v) => sum + v, 0);
+  if (cpu.full.length && cpu.stripped.length) {
+    const ratio = total(cpu.full) / total(cpu.stripped);
+    log(`  the full server's CPU a message: ${ratio.toFixed(2)}× the stripped-down intake server's (${cpu.full.map((c) => c.toFixed(2)).join(', ')} against ${cpu.stripped.map((c) => c.toFixed(2)).join(', ')} ms)`);
+    const last = results[results.length - 1] as Result;
+    last.note = `${last.note}; full/stripped CPU a message ${ratio.toFixed(2)}×`;
+  }
+  return results;
+}
+
+/** One run into a fresh database: the real server (`serve`) or the stripped-down one (bench/mail-stripped.ts). */
+async function measureIntake(kind: 'full' | 'stripped', indexes: boolean, connections: number, duration: number): Promise<{ result: Result; cpuMsPerMessage?: number }> {
+  const url = benchDatabaseUrl('mail');
   const indexesLabel = `svc_* indexes ${indexes ? 'on' : 'off'}`;
-  const { routeKey, secret } = await freshMailSite(url, indexes);
+  const dataDir = path.join(RUNS_DIR, `run-${Date.now()}`);
+  const { routeKey, secret } = await freshMailSite(url, indexes, dataDir);
   const port = await freePort();
-  const env = { DATABASE_URL: url, ...SALTS, WP_ENVIRONMENT_TYPE: 'local', PORT: String(port), UNDERSTUDY_DATA_DIR: DATA_DIR };
-  const server = await startServer(['serve'], env);
+  const env = { DATABASE_URL: url, ...SALTS, WP_ENVIRONMENT_TYPE: 'local', PORT: String(port), UNDERSTUDY_DATA_DIR: dataDir };
+  const server = kind === 'full' ? await startServer(['serve'], env) : await startScript('stripped-down intake server', 'bench/mail-stripped.ts', env, { asServer: true });
+  const name = kind === 'full' ? 'Understudy POST /webhooks/relay' : 'stripped-down intake server (node:http + acceptEmail)';
   let result: Result;
   let cpuMs: number | undefined;
   let loadCpuMs = 0;
@@ -49,11 +76,11 @@ export async function mailSuite(args: Record<string, string>, connections: numbe
   const database = localMariadbPid();
   try {
     const sample = message(0);
-    log(`mail intake: messages of ${(sample.length / 1024).toFixed(1)} KB; ${connections} connections, ${duration} s; ${indexesLabel}`);
+    log(`mail intake, ${kind}: messages of ${(sample.length / 1024).toFixed(1)} KB; ${connections} connections, ${duration} s; ${indexesLabel}`);
     const cpuBefore = cpuTimeMs(server.pid);
     const loadBefore = process.cpuUsage();
     const databaseBefore = cpuTimeMs(database);
-    result = await measure(`Understudy POST /webhooks/relay (${(sample.length / 1024).toFixed(0)} KB MIME, ${indexesLabel})`, {
+    result = await measure(`${name} (${(sample.length / 1024).toFixed(0)} KB MIME, ${indexesLabel})`, {
       url: `http://127.0.0.1:${port}`, requests: [relayRequest(routeKey, secret)], connections, duration, server, cold: true,
     });
     cpuMs = cpuTimeSince(server.pid, cpuBefore);
@@ -64,17 +91,19 @@ export async function mailSuite(args: Record<string, string>, connections: numbe
     await stop(server);
   }
   // Every 202 must be stored; requests still in flight when the run ended are stored without being counted.
-  const stored = await storedCounts(url);
+  const stored = await storedCounts(url, dataDir);
   log(`  answered 202: ${result.ok}; stored: ${stored.receipts} receipts, ${stored.messages} messages, ${stored.files} files (each message's PNG and original)`);
   // On a shared machine messages a second follow the other load; CPU a message much less so.
-  const perMessage = (ms: number) => (ms / Math.max(result.ok, 1)).toFixed(2);
-  if (cpuMs !== undefined) log(`  server CPU: ${perMessage(cpuMs)} ms a message answered 202 (user + system of the server's processes, the job worker's share included)`);
+  const perMessage = (ms: number) => ms / Math.max(result.ok, 1);
+  if (cpuMs !== undefined) log(`  server CPU: ${perMessage(cpuMs).toFixed(2)} ms a message answered 202 (user + system of the server's processes, the job worker's share included)`);
   // The rest of the two cores' budget: the load generator (this process) and a MariaDB on this machine.
-  log(`  load generator CPU: ${perMessage(loadCpuMs)} ms a message${databaseCpuMs === undefined ? '' : `; MariaDB CPU: ${perMessage(databaseCpuMs)} ms a message`}`);
+  log(`  load generator CPU: ${perMessage(loadCpuMs).toFixed(2)} ms a message${databaseCpuMs === undefined ? '' : `; MariaDB CPU: ${perMessage(databaseCpuMs).toFixed(2)} ms a message`}`);
   if (stored.receipts < result.ok || stored.messages < result.ok || stored.files < 2 * result.ok || stored.receipts > result.ok + connections) {
     throw new Error(`mail intake lost messages: ${result.ok} answered 202, ${JSON.stringify(stored)} stored`);
   }
-  return [result];
+  const cpuMsPerMessage = cpuMs === undefined ? undefined : perMessage(cpuMs);
+  result.note = `${cpuMsPerMessage === undefined ? '' : `server CPU ${cpuMsPerMessage.toFixed(2)} ms a message`}${databaseCpuMs === undefined ? '' : `, MariaDB ${perMessage(databaseCpuMs).toFixed(2)} ms`}`;
+  return { result, cpuMsPerMessage };
 }
 
 function removeOldRuns(): void {
@@ -96,11 +125,11 @@ function localMariadbPid(): number | undefined {
 }
 
 /** A new database with one mailbox (and the svc_* indexes, if asked): its route key and relay secret. */
-async function freshMailSite(url: string, indexes: boolean): Promise<{ routeKey: string; secret: string }> {
+async function freshMailSite(url: string, indexes: boolean, dataDir: string): Promise<{ routeKey: string; secret: string }> {
   const target = benchTarget(url);
   await createBenchDatabase(target, { fresh: true });
   removeOldRuns();
-  const { site } = await openSite({ ...benchConfig(target), dataDir: DATA_DIR }, { logger: memoryLogger() });
+  const { site } = await openSite({ ...benchConfig(target), dataDir }, { logger: memoryLogger() });
   try {
     if (indexes) await addIndexes(site.db);
     const issued = await addMailbox(site, 'bench', { address: 'support@bench.example' });
@@ -147,8 +176,8 @@ function message(serial: number): Buffer {
   ].join('\r\n'));
 }
 
-async function storedCounts(url: string): Promise<{ receipts: number; messages: number; files: number }> {
-  const { site } = await openSite({ ...benchConfig(benchTarget(url)), dataDir: DATA_DIR }, { logger: memoryLogger() });
+async function storedCounts(url: string, dataDir: string): Promise<{ receipts: number; messages: number; files: number }> {
+  const { site } = await openSite({ ...benchConfig(benchTarget(url)), dataDir }, { logger: memoryLogger() });
   try {
     const { knex, tables } = site.db;
     const count = async (query: ReturnType<typeof knex>) => Number(((await query.count({ n: '*' }).first()) as { n: number }).n);

@@ -9,10 +9,12 @@
  *   mail:    --indexes=on|off; signed ~20 KB relay messages, every 202 checked stored   (bench/mail.ts)
  *   record:  client p99 through the proxy with --record off and on           (bench/record.ts)
  *   writes:  --tickets=5000 --caches=redis,memcached; PATCH /tickets/<id> beside no cache, Redis, memcached (bench/writes.ts)
+ *   chat:    --streams=100,500,2000 --php-workers=10 --php=on|off; streamed answers through Understudy and PHP-FPM (bench/chat.ts)
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { ROOT, Result, benchArgs, log, measureBareExpress, report } from './harness';
+import { chatSuite } from './chat';
 import { mailSuite } from './mail';
 import { docsSuite } from './docs';
 import { recordSuite } from './record';
@@ -25,6 +27,7 @@ const SUITES: Record<string, (args: Record<string, string>, connections: number,
   mail: mailSuite,
   record: (_args, connections, duration) => recordSuite(connections, duration),
   writes: writesSuite,
+  chat: (args) => chatSuite(args),
 };
 
 async function main(): Promise<void> {

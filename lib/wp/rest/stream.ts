@@ -36,13 +36,10 @@ export const EVENT_STREAM_HEADERS = {
 
 /** One event in the text/event-stream format: a `data:` line per line of the payload. */
 export function formatEvent(event: ServerSentEvent): string {
-  const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
-  const lines = [
-    ...(event.event ? [`event: ${oneLine(event.event)}`] : []),
-    ...(event.id ? [`id: ${oneLine(event.id)}`] : []),
-    ...data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`),
-  ];
-  return `${lines.join('\n')}\n\n`;
+  // JSON has no line breaks (they are escaped in its strings): one `data:` line, nothing to split.
+  const data = typeof event.data === 'string' ? event.data.split(/\r\n|\r|\n/).join('\ndata: ') : JSON.stringify(event.data);
+  const head = `${event.event ? `event: ${oneLine(event.event)}\n` : ''}${event.id ? `id: ${oneLine(event.id)}\n` : ''}`;
+  return `${head}data: ${data}\n\n`;
 }
 
 /** Writes the events until the iterable ends or the client goes; resolves when either happened. */

@@ -11,7 +11,7 @@ import { uploadsDirOf } from '../../../../lib/support/tickets/attachments';
 import { inTransaction } from '../../../../lib/wp/db/transaction';
 import { dialect } from '../../../harness/db';
 import { eventually } from '../../../harness/eventually';
-import { addTestMailbox, relayPost } from '../../../harness/mail';
+import { addTestMailbox, inboundPost, relayPost } from '../../../harness/mail';
 import { OracleSite, openOracle } from '../../../harness/oracle';
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64, 7)]).toString('base64');
@@ -89,6 +89,31 @@ describe('mail intake writes', function () {
       oracle.site.db.knex.off('query', listen);
     }
   }
+
+  /** The statements of one request, and its answer. */
+  async function statementsOf(send: () => Promise<{ status: number; text: string }>): Promise<string[]> {
+    const queries: string[] = [];
+    const listen = (q: { sql: string }) => queries.push(q.sql);
+    oracle.site.db.knex.on('query', listen);
+    try {
+      const res = await send();
+      assert.equal(res.status, 202, res.text);
+      return queries;
+    } finally {
+      oracle.site.db.knex.off('query', listen);
+    }
+  }
+  const mailboxReads = (statements: string[]) => statements.filter((sql) => /from [`"]?wp_posts[`"]? where .*post_type/i.test(sql) && !/\binsert\b/i.test(sql));
+
+  it('reads the mailbox once for a relayed message, though its headers, its signature and its body limit each need it', async () => {
+    const statements = await statementsOf(() => relayPost(oracle.app, oracle.site, mailbox, messageWithFile('<rows-once@example.net>')));
+    assert.equal(mailboxReads(statements).length, 1, statements.join('\n'));
+  });
+
+  it('reads the mailbox once for a message from an automation tool (its body limit, then its token)', async () => {
+    const statements = await statementsOf(() => inboundPost(oracle.app, mailbox).set('Content-Type', 'message/rfc822').send(messageWithFile('<rows-once-inbound@example.net>')));
+    assert.equal(mailboxReads(statements).length, 1, statements.join('\n'));
+  });
 
   // Team alerts are off on this site (no alerts_url), so neither write queues a job.
   it('writes a new ticket with a file in one transaction of at most 11 statements', async () => {
