@@ -7,9 +7,8 @@
  * right-to-left page. With UPDATE_SCREENSHOTS=1 it saves each state in docs/img/ (docs/chat.md).
  */
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { Browser, BrowserContext, Page } from 'playwright-core';
+import { Listening, listen } from '../harness/http';
 import { describeInBrowser, launchChromium } from '../harness/browser';
 import { CHAT_SCRIPT_PATH } from '../../lib/support/chat/assets';
 import { insertDocs } from '../../lib/support/docs/store';
@@ -27,8 +26,8 @@ const HOST = 'svc-chat';
 const AVATAR_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" fill="#f2c14e"/><circle cx="32" cy="26" r="12" fill="#7a4b00"/><path d="M12 60c2-14 12-20 20-20s18 6 20 20z" fill="#7a4b00"/></svg>';
 const LONG_QUESTION = 'How do I reset my password? https://shop.example/account/settings/security/password/reset/confirm?user=1234567890 パスワードをリセットする方法を教えてください';
 
-function startHostServer(scriptUrl: () => string): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
+async function startHostServer(scriptUrl: () => string): Promise<{ origin: string; close(): Promise<void> }> {
+  const host = await listen((req, res) => {
     if (req.url === '/avatar.svg') {
       res.writeHead(200, { 'Content-Type': 'image/svg+xml' });
       return void res.end(AVATAR_SVG);
@@ -44,17 +43,14 @@ function startHostServer(scriptUrl: () => string): Promise<{ origin: string; clo
       `<script src="${scriptUrl()}" async></script></body></html>`,
     ].join('\n'));
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  })));
+  return { origin: host.url, close: host.close };
 }
 
 describeInBrowser('the chat widget on a phone and a desktop', function () {
   this.timeout(120_000);
   let t: TestSite;
   let fake: FakeProvider;
-  let api: http.Server;
+  let api: Listening;
   let apiOrigin: string;
   let shop: { origin: string; close(): Promise<void> };
   let browser: Browser;
@@ -65,9 +61,8 @@ describeInBrowser('the chat widget on a phone and a desktop', function () {
     t = await openTestSite({ oracle: true });
     // The browser's clock and the desk's agree, so an answer of a moment ago says "now".
     t.clock.set(Date.now());
-    api = t.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => api.once('listening', resolve));
-    apiOrigin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    api = await listen(t.app);
+    apiOrigin = api.url;
     await t.site.options.update('siteurl', apiOrigin);
     await t.site.options.update('home', apiOrigin);
     await t.site.options.update('permalink_structure', '/%postname%/');
@@ -83,7 +78,7 @@ describeInBrowser('the chat widget on a phone and a desktop', function () {
   after(async () => {
     await browser?.close();
     await shop?.close();
-    await new Promise((resolve) => api?.close(resolve));
+    await api?.close();
     await t?.close();
     await fake?.close();
   });

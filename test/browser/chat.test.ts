@@ -8,11 +8,10 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { Browser, BrowserContext, Page } from 'playwright-core';
+import { Listening, listen } from '../harness/http';
 import { describeInBrowser, launchChromium } from '../harness/browser';
 import { CHAT_SCRIPT_PATH } from '../../lib/support/chat/assets';
 import { insertDocs } from '../../lib/support/docs/store';
@@ -29,22 +28,19 @@ declare const document: any;
 const QUESTION = 'How do I reset my password?';
 const HOSTILE = 'Password <img src=x onerror="window.__pwned = 1"> reset?';
 
-function startHostServer(scriptUrl: () => string): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
+async function startHostServer(scriptUrl: () => string): Promise<{ origin: string; close(): Promise<void> }> {
+  const host = await listen((req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Shop account</title></head><body><h1>Shop</h1><script src="${scriptUrl()}" async></script></body></html>`);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  })));
+  return { origin: host.url, close: host.close };
 }
 
 describeInBrowser('the chat widget', function () {
   this.timeout(90_000);
   let t: TestSite;
   let fake: FakeProvider;
-  let api: http.Server;
+  let api: Listening;
   let apiOrigin: string;
   let shop: { origin: string; close(): Promise<void> };
   let browser: Browser;
@@ -55,9 +51,8 @@ describeInBrowser('the chat widget', function () {
     fake = await startFakeProvider();
     fake.slowMs = 400;
     t = await openTestSite({ oracle: true });
-    api = t.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => api.once('listening', resolve));
-    apiOrigin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    api = await listen(t.app);
+    apiOrigin = api.url;
     await t.site.options.update('siteurl', apiOrigin);
     await t.site.options.update('home', apiOrigin);
     await t.site.options.update('permalink_structure', '/%postname%/');
@@ -74,7 +69,7 @@ describeInBrowser('the chat widget', function () {
   after(async () => {
     await browser?.close();
     await shop?.close();
-    await new Promise((resolve) => api?.close(resolve));
+    await api?.close();
     await t?.close();
     await fake?.close();
   });

@@ -7,9 +7,8 @@
  * state in docs/img/ (docs/portal.md).
  */
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { Browser, BrowserContext, Page } from 'playwright-core';
+import { Listening, listen } from '../harness/http';
 import { describeInBrowser, launchChromium } from '../harness/browser';
 import { JobWorker } from '../../lib/jobs/worker';
 import { PORTAL_SCRIPT_PATH } from '../../lib/support/portal/assets';
@@ -30,8 +29,8 @@ const AGENT: Actor = { userId: 1, name: 'Agatha Agent', email: 'admin@example.te
 const LONG_SUBJECT = 'Order 1234: https://shop.example/orders/1234/tracking?carrier=postnord&reference=ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const LONG_BODY = 'My parcel has not arrived.\nTracking: https://shop.example/orders/1234/tracking?carrier=postnord&reference=ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\n注文した商品がまだ届いていません。追跡番号を確認しましたが更新されていません。';
 
-function startHostServer(page: () => { siteId: string; scriptUrl: string }): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
+async function startHostServer(page: () => { siteId: string; scriptUrl: string }): Promise<{ origin: string; close(): Promise<void> }> {
+  const host = await listen((req, res) => {
     const { siteId, scriptUrl } = page();
     const rtl = req.url?.startsWith('/rtl');
     const attribute = req.url?.startsWith('/contact') ? 'data-svc-contact' : 'data-svc-portal';
@@ -46,17 +45,14 @@ function startHostServer(page: () => { siteId: string; scriptUrl: string }): Pro
       `<script src="${scriptUrl}" async></script></body></html>`,
     ].join('\n'));
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  })));
+  return { origin: host.url, close: host.close };
 }
 
 describeInBrowser('the customer portal on a phone and a desktop', function () {
   this.timeout(120_000);
   let smtp: SmtpCapture;
   let t: TestSite;
-  let api: http.Server;
+  let api: Listening;
   let apiOrigin: string;
   let shop: { origin: string; close(): Promise<void> };
   let siteId = '';
@@ -65,9 +61,8 @@ describeInBrowser('the customer portal on a phone and a desktop', function () {
   before(async () => {
     smtp = await startSmtpCapture();
     t = await openTestSite({ smtpUrl: smtp.url });
-    api = t.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => api.once('listening', resolve));
-    apiOrigin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    api = await listen(t.app);
+    apiOrigin = api.url;
     await t.site.options.update('siteurl', apiOrigin);
     await t.site.options.update('home', apiOrigin);
     shop = await startHostServer(() => ({ siteId, scriptUrl: `${apiOrigin}${PORTAL_SCRIPT_PATH}` }));
@@ -81,7 +76,7 @@ describeInBrowser('the customer portal on a phone and a desktop', function () {
   after(async () => {
     await browser?.close();
     await shop?.close();
-    await new Promise((resolve) => api?.close(resolve));
+    await api?.close();
     await t?.close();
     await smtp?.close();
   });

@@ -6,11 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { Browser, BrowserContext, Page } from 'playwright-core';
+import { Listening, listen } from '../harness/http';
 import { describeInBrowser, launchChromium } from '../harness/browser';
 import { JobWorker } from '../../lib/jobs/worker';
 import { PORTAL_SCRIPT_PATH } from '../../lib/support/portal/assets';
@@ -33,8 +32,8 @@ const HOSTILE = 'Order 1234 <img src=x onerror="window.__pwned = 1"> is late.\n 
 const AGENT: Actor = { userId: 1, name: 'Agatha Agent', email: 'admin@example.test', agent: true, manager: false, customerView: false };
 
 /** A plain HTTP server for the connected site's pages: `/portal` and `/contact` hold the container and the one tag. */
-function startHostServer(page: () => { siteId: string; scriptUrl: string }): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
+async function startHostServer(page: () => { siteId: string; scriptUrl: string }): Promise<{ origin: string; close(): Promise<void> }> {
+  const host = await listen((req, res) => {
     const { siteId, scriptUrl } = page();
     const attribute = req.url?.startsWith('/contact') ? 'data-svc-contact' : 'data-svc-portal';
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
@@ -46,17 +45,14 @@ function startHostServer(page: () => { siteId: string; scriptUrl: string }): Pro
       '</body></html>',
     ].join('\n'));
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  })));
+  return { origin: host.url, close: host.close };
 }
 
 describeInBrowser('the customer portal script', function () {
   this.timeout(90_000);
   let smtp: SmtpCapture;
   let t: TestSite;
-  let api: http.Server;
+  let api: Listening;
   let apiOrigin: string;
   let shop: { origin: string; close(): Promise<void> };
   let stranger: { origin: string; close(): Promise<void> };
@@ -69,9 +65,8 @@ describeInBrowser('the customer portal script', function () {
   before(async () => {
     smtp = await startSmtpCapture();
     t = await openTestSite({ smtpUrl: smtp.url });
-    api = t.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => api.once('listening', resolve));
-    apiOrigin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    api = await listen(t.app);
+    apiOrigin = api.url;
     // The desk lives where this server listens, so the script's REST root points here.
     await t.site.options.update('siteurl', apiOrigin);
     await t.site.options.update('home', apiOrigin);
@@ -89,7 +84,7 @@ describeInBrowser('the customer portal script', function () {
     await browser?.close();
     await shop?.close();
     await stranger?.close();
-    await new Promise((resolve) => api?.close(resolve));
+    await api?.close();
     await t?.close();
     await smtp?.close();
   });
