@@ -1,7 +1,7 @@
 /**
  * Real HTTP on loopback: servers on 127.0.0.1 port 0 that are always closed (the proxy and replay
- * tests' upstreams, the browser tests' host pages and API), and a raw client that reports exactly what came over the wire (status, raw headers in
- * order, body bytes, and when each chunk arrived).
+ * tests' upstreams, the browser tests' host pages and API), and a raw client that reports exactly
+ * what came over the wire (status, raw headers in order, body bytes, and when each chunk arrived).
  */
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
