@@ -15,7 +15,7 @@ import { insertDocs } from '../../lib/support/docs/store';
 import { createConnectedSite } from '../../lib/support/sites/admin';
 import { FakeProvider, LONG_ANSWER, startFakeProvider } from '../harness/chat-provider';
 import { CHAT_DOCS } from '../harness/chat-docs';
-import { TestSite, openTestSite, setSupportSettings } from '../harness/site';
+import { TestSite, listenAsSite, openTestSite, setSupportSettings } from '../harness/site';
 import { HOSTILE_CSS, assertAccessible, assertNoOverflow, focusIn, screenshot } from '../harness/widget-checks';
 
 declare const window: any;
@@ -61,10 +61,8 @@ describeInBrowser('the chat widget on a phone and a desktop', function () {
     t = await openTestSite({ oracle: true });
     // The browser's clock and the desk's agree, so an answer of a moment ago says "now".
     t.clock.set(Date.now());
-    api = await listen(t.app);
+    api = await listenAsSite(t);
     apiOrigin = api.url;
-    await t.site.options.update('siteurl', apiOrigin);
-    await t.site.options.update('home', apiOrigin);
     await t.site.options.update('permalink_structure', '/%postname%/');
     await insertDocs(t.site, CHAT_DOCS);
     shop = await startHostServer(() => `${apiOrigin}${CHAT_SCRIPT_PATH}`);

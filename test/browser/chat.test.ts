@@ -18,7 +18,7 @@ import { insertDocs } from '../../lib/support/docs/store';
 import { createConnectedSite } from '../../lib/support/sites/admin';
 import { ANSWER, ANSWER_PIECES, FakeProvider, startFakeProvider } from '../harness/chat-provider';
 import { CHAT_DOCS } from '../harness/chat-docs';
-import { TestSite, openTestSite, setSupportSettings } from '../harness/site';
+import { TestSite, listenAsSite, openTestSite, setSupportSettings } from '../harness/site';
 import { API, as } from '../harness/support';
 
 // Browser globals for the callbacks that run inside the page (the project compiles without the DOM library).
@@ -51,10 +51,8 @@ describeInBrowser('the chat widget', function () {
     fake = await startFakeProvider();
     fake.slowMs = 400;
     t = await openTestSite({ oracle: true });
-    api = await listen(t.app);
+    api = await listenAsSite(t);
     apiOrigin = api.url;
-    await t.site.options.update('siteurl', apiOrigin);
-    await t.site.options.update('home', apiOrigin);
     await t.site.options.update('permalink_structure', '/%postname%/');
     await insertDocs(t.site, CHAT_DOCS);
     shop = await startHostServer(() => `${apiOrigin}${CHAT_SCRIPT_PATH}`);

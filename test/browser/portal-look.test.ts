@@ -17,7 +17,7 @@ import { Actor } from '../../lib/support/tickets/actor';
 import { addReply } from '../../lib/support/tickets/reply';
 import { findTicket } from '../../lib/support/tickets/store';
 import { jobHandlers } from '../../lib/worker';
-import { TestSite, openTestSite } from '../harness/site';
+import { TestSite, listenAsSite, openTestSite } from '../harness/site';
 import { SmtpCapture, startSmtpCapture } from '../harness/smtp';
 import { HOSTILE_CSS, assertAccessible, assertNoOverflow, focusIn, screenshot } from '../harness/widget-checks';
 
@@ -61,10 +61,8 @@ describeInBrowser('the customer portal on a phone and a desktop', function () {
   before(async () => {
     smtp = await startSmtpCapture();
     t = await openTestSite({ smtpUrl: smtp.url });
-    api = await listen(t.app);
+    api = await listenAsSite(t);
     apiOrigin = api.url;
-    await t.site.options.update('siteurl', apiOrigin);
-    await t.site.options.update('home', apiOrigin);
     shop = await startHostServer(() => ({ siteId, scriptUrl: `${apiOrigin}${PORTAL_SCRIPT_PATH}` }));
     const issued = await createConnectedSite(t.site, {
       name: 'Shop', origins: [shop.origin], portal: true, customerCanResolve: true, customerCanReopen: true,

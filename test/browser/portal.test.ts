@@ -18,7 +18,7 @@ import { Actor } from '../../lib/support/tickets/actor';
 import { addReply } from '../../lib/support/tickets/reply';
 import { findTicket } from '../../lib/support/tickets/store';
 import { jobHandlers } from '../../lib/worker';
-import { TestSite, openTestSite } from '../harness/site';
+import { TestSite, listenAsSite, openTestSite } from '../harness/site';
 import { SmtpCapture, startSmtpCapture } from '../harness/smtp';
 
 // Browser globals for the callbacks that run inside the page (the project compiles without the DOM library).
@@ -65,11 +65,8 @@ describeInBrowser('the customer portal script', function () {
   before(async () => {
     smtp = await startSmtpCapture();
     t = await openTestSite({ smtpUrl: smtp.url });
-    api = await listen(t.app);
+    api = await listenAsSite(t);
     apiOrigin = api.url;
-    // The desk lives where this server listens, so the script's REST root points here.
-    await t.site.options.update('siteurl', apiOrigin);
-    await t.site.options.update('home', apiOrigin);
     const hostPage = () => ({ siteId, scriptUrl: `${apiOrigin}${PORTAL_SCRIPT_PATH}` });
     shop = await startHostServer(hostPage);
     stranger = await startHostServer(hostPage);

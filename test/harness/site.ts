@@ -15,6 +15,7 @@ import { Clock, fixedClock } from '../../lib/wp/clock';
 import { SiteConfig } from '../../lib/wp/config';
 import { Site } from '../../lib/wp/site';
 import { ScratchDatabase, scratchDatabase } from './db';
+import { Listening, listen } from './http';
 import { ORACLE_SALTS, credentials, loadOracleInto } from './oracle';
 
 export interface TestSite {
@@ -78,4 +79,15 @@ export function turnTeamAlertsOn(site: Site): Promise<void> {
 /** The job rows of a kind, oldest first. */
 export function jobsOf(site: Site, kind: string) {
   return site.db.knex(site.db.tables.plugin('svc', 'jobs')).where({ kind }).orderBy('id');
+}
+
+/**
+ * The test site served on a loopback port that is also its address (`siteurl`, `home`), so the REST
+ * root and links its pages and scripts are given point at this server (the browser tests).
+ */
+export async function listenAsSite(t: TestSite): Promise<Listening> {
+  const served = await listen(t.app);
+  await t.site.options.update('siteurl', served.url);
+  await t.site.options.update('home', served.url);
+  return served;
 }
