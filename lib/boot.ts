@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { enqueueInvalidationRetry } from './jobs/object-cache-retry';
-import { Logger } from './logger';
+import { Logger, withFields } from './logger';
 import { COLLECTION_TAXONOMY, DOC_POST_TYPE } from './support/docs/store';
 import { Clock, systemClock } from './wp/clock';
 import { SiteConfig } from './wp/config';
@@ -15,6 +15,10 @@ import { Tables } from './wp/db/tables';
 import { installSite } from './wp/install';
 import { invalidatorFor } from './wp/object-cache/adapter';
 import { ObjectCacheCoherence } from './wp/object-cache/coherence';
+import { NetworkSites } from './wp/multisite/sites';
+import { MultisiteStore } from './wp/multisite/store';
+import { ObjectCacheChoice } from './wp/object-cache/setting';
+import { Database } from './wp/db/database';
 import { Site, createSite } from './wp/site';
 import { MIGRATIONS } from '../schema/db/migrations';
 
@@ -63,4 +67,41 @@ export async function openSite(config: SiteConfig, options: BootOptions): Promis
     await db.close();
     throw err;
   }
+}
+
+/** A network one process serves whole: the one connection pool every site shares, and where requests find their site. */
+export interface OpenedNetwork {
+  config: SiteConfig & { network: NonNullable<SiteConfig['network']> };
+  /** The pool, naming the main site's tables (users, usermeta and the network tables are the network's). */
+  db: Database;
+  sites: NetworkSites;
+  close(): Promise<void>;
+}
+
+/** Connects to a network's database; each site is opened on its own (openSiteOfNetwork()). */
+export function openNetwork(config: OpenedNetwork['config'], options: Pick<BootOptions, 'poolMax'>): OpenedNetwork {
+  const tables = new Tables({ prefix: config.tablePrefix, blogId: config.blogId, multisite: true });
+  const db = connect({ target: config.db, tables, poolMax: options.poolMax });
+  return { config, db, sites: new NetworkSites(new MultisiteStore(db), config.network), close: () => db.close() };
+}
+
+/**
+ * One site of a served network over the network's pool: its own table names, options, caches and
+ * object cache keys; its plugin tables made when missing (a network-activated plugin makes them per
+ * site). Closing the site leaves the pool to the network.
+ */
+export async function openSiteOfNetwork(network: OpenedNetwork, blogId: number, options: BootOptions): Promise<Site> {
+  const tables = new Tables({ prefix: network.config.tablePrefix, blogId, multisite: true });
+  const db: Database = { ...network.db, tables, close: async () => {} };
+  await migrate(db, MIGRATIONS);
+  const config: SiteConfig = { ...network.config, blogId, objectCache: objectCacheOfBlog(network.config.objectCache, blogId) };
+  const site = createSite(config, db, options.clock ?? systemClock, withFields(options.logger, { blog_id: blogId }));
+  await keepObjectCacheCoherent(site);
+  return site;
+}
+
+/** The drop-in's key scheme names the blog: each site of a network keys its own groups. */
+function objectCacheOfBlog(choice: ObjectCacheChoice | undefined, blogId: number): ObjectCacheChoice | undefined {
+  if (!choice || (choice.setting.kind !== 'redis' && choice.setting.kind !== 'memcached')) return choice;
+  return { ...choice, setting: { ...choice.setting, blogId } };
 }

@@ -40,6 +40,15 @@ export function serverLogger(stream: NodeJS.WritableStream, format: 'json' | 'pr
   return format === 'json' ? jsonLogger(stream) : consoleLogger(stream);
 }
 
+/** A logger that adds `fields` to every line (a site of a network: its `blog_id`). */
+export function withFields(logger: Logger, fields: Record<string, unknown>): Logger {
+  return {
+    info: (m, f) => logger.info(m, { ...fields, ...f }),
+    warn: (m, f) => logger.warn(m, { ...fields, ...f }),
+    error: (m, f) => logger.error(m, { ...fields, ...f }),
+  };
+}
+
 /** A logger that keeps what it is told, for tests and quiet commands. */
 export function memoryLogger(): Logger & { lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> } {
   const lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];

@@ -12,6 +12,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../logger';
+import type { ServerConfig } from '../wp/config';
 import { addressKey } from '../wp/http/address-key';
 import { DEFAULT_BODY_MEMORY_BYTES, bodyMemory } from '../wp/http/body-memory';
 import { NO_TRUSTED_PROXIES, TrustedProxies, normaliseAddress } from '../wp/http/trusted-proxies';
@@ -199,4 +200,15 @@ export function clientErrorAnswer(code: string | undefined): string {
         : [400, 'Bad Request'];
   const body = `${reason}\n`;
   return `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+}
+
+/** Listens on `port` and `host`; rejects when the address cannot be bound. */
+export function listen(server: http.Server, { port, host }: ServerConfig): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }

@@ -11,6 +11,20 @@ import { reportObjectCache } from '../wp/object-cache/startup';
 import { Site } from '../wp/site';
 import { CliContext } from './context';
 
+export interface RunningServer {
+  /** Where the server answers, e.g. `http://127.0.0.1:8080`. */
+  url: string;
+  site: Site;
+  /** Stops the server, then closes the database. */
+  close(): Promise<void>;
+}
+
+/** What `serve` adds to the runtime options it shares with `proxy`. */
+export interface ServeOptions {
+  /** Readiness waits for the caches loaded at start. */
+  readyWhenWarm?: boolean;
+}
+
 /**
  * The opt-in svc_* indexes matter on a large desk only (docs/performance.md): below this many tickets
  * (the demo has a handful) the start-up notice that they are missing is left out.

@@ -22,9 +22,10 @@ import { CliError, booleanSetting, parseCommandArgs, stringFlag } from './args';
 import { runCluster, workerCount } from './cluster';
 import { CliContext, displayHost, line, openConfiguredSite } from './context';
 import { trackConnections } from './drain';
-import { checkAtStartup, closeServer, exitPromptly, stopRequested, stopWorker } from './lifecycle';
+import { RunningServer, ServeOptions, checkAtStartup, closeServer, exitPromptly, stopRequested, stopWorker } from './lifecycle';
 import { degradations, observe, readinessChecks } from './observe';
-import { HttpLimits, SERVE_HTTP_LIMITS, createHttpServer, loadHttpLimits } from './http-server';
+import { servesNetwork, startNetworkServer } from './serve-network';
+import { HttpLimits, SERVE_HTTP_LIMITS, createHttpServer, listen, loadHttpLimits } from './http-server';
 import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, applyHeapGrowth, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
 
 export const SERVE_HELP = `usage: understudy serve [--port=<port>] [--host=<host>] [--workers=<n>|auto] [--ready-when-warm]
@@ -43,14 +44,6 @@ server's limits (see README.md).
 
 ${RUNTIME_HELP}`;
 
-export interface RunningServer {
-  /** Where the server answers, e.g. `http://127.0.0.1:8080`. */
-  url: string;
-  site: Site;
-  /** Stops the server, then closes the database. */
-  close(): Promise<void>;
-}
-
 /** Runs `serve`; resolves with the exit status once the server has shut down. */
 export async function serveCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const args = parseCommandArgs(argv, { port: 'string', host: 'string', workers: 'string', 'ready-when-warm': 'boolean', ...RUNTIME_FLAGS });
@@ -66,7 +59,9 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   warnAboutForwardedProto(ctx, config, runtime, logger);
   if (workers.count > 1 && workers.primary) return runCluster(ctx, config, server, runtime, workers.count, logger);
   const readyWhenWarm = booleanSetting('--ready-when-warm (READY_WHEN_WARM)', args.flags['ready-when-warm'] ?? ctx.env.READY_WHEN_WARM);
-  const running = await startServer(ctx, config, server, limits, logger, runtime, { readyWhenWarm });
+  const running = servesNetwork(config)
+    ? await startNetworkServer(ctx, config, server, limits, logger, runtime, { readyWhenWarm })
+    : await startServer(ctx, config, server, limits, logger, runtime, { readyWhenWarm });
   logger.info(`Understudy is serving ${config.description} at ${running.url}`);
   if (workers.count === 1 && config.seedDemo && (await isDemoSeeded(running.site))) for (const text of demoSignIns(running.url)) line(ctx, text);
   const reason = await stopRequested(ctx);
@@ -74,12 +69,6 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   await running.close();
   exitPromptly(ctx);
   return 0;
-}
-
-/** What `serve` adds to the runtime options it shares with `proxy`. */
-export interface ServeOptions {
-  /** Readiness waits for the caches loaded at start. */
-  readyWhenWarm?: boolean;
 }
 
 /**
@@ -153,14 +142,4 @@ export async function bindThenOpen(
     await closeServer(httpServer);
     throw err;
   }
-}
-
-export function listen(server: http.Server, { port, host }: ServerConfig): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }

@@ -12,7 +12,7 @@ export async function enqueueJob(trx: Knex | Knex.Transaction, tables: Tables, k
   const [id] = await trx(jobsTable(tables)).insert({
     kind, payload: JSON.stringify(payload), status: 'queued', run_at: runAt, attempts: 0, created_at: nowSeconds, updated_at: nowSeconds,
   });
-  wakeWorkersAfterCommit(trx, kind);
+  wakeWorkersAfterCommit(trx, jobsTable(tables), kind);
   return Number(id);
 }
 
@@ -50,9 +50,9 @@ function parseJson(text: string): unknown {
 }
 
 /** The job is claimable only once the transaction commits; workers of this process are woken then. */
-function wakeWorkersAfterCommit(trx: Knex | Knex.Transaction, kind: string): void {
+function wakeWorkersAfterCommit(trx: Knex | Knex.Transaction, table: string, kind: string): void {
   const committed = 'executionPromise' in trx ? trx.executionPromise : undefined;
-  if (!committed) return ringJobBell(kind);
+  if (!committed) return ringJobBell(table, kind);
   // A rolled-back transaction enqueued nothing: no bell, and no unhandled rejection either.
-  committed.then(() => ringJobBell(kind), () => undefined);
+  committed.then(() => ringJobBell(table, kind), () => undefined);
 }

@@ -9,13 +9,13 @@ const bell = new EventEmitter();
 // Every worker of the process (tests run several) listens; that is not a leak.
 bell.setMaxListeners(0);
 
-/** Tells this process's workers that a job of `kind` is waiting. */
-export function ringJobBell(kind: string): void {
-  bell.emit('job', kind);
+/** Tells this process's workers that a job of `kind` is waiting in `table` (each site of a network has its own). */
+export function ringJobBell(table: string, kind: string): void {
+  bell.emit('job', table, kind);
 }
 
 /** Calls `listener` whenever a job is enqueued in this process; returns the function that stops it. */
-export function onJobEnqueued(listener: (kind: string) => void): () => void {
+export function onJobEnqueued(listener: (table: string, kind: string) => void): () => void {
   bell.on('job', listener);
   return () => bell.off('job', listener);
 }

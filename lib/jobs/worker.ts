@@ -10,7 +10,7 @@ import cron, { ScheduledTask } from 'node-cron';
 import { unixSeconds } from '../wp/clock';
 import { Site } from '../wp/site';
 import { JobHandler, errorText, nextRunAt } from './handler';
-import { ClaimedJob, JobQueue } from './queue';
+import { ClaimedJob, JobQueue, jobsTable } from './queue';
 import { onJobEnqueued } from './wake';
 
 export interface WorkerOptions {
@@ -57,8 +57,9 @@ export class JobWorker {
   start(): void {
     if (this.task || this.stopping) return;
     this.task = cron.schedule('* * * * * *', () => this.wake(), { name: `svc-jobs-${this.id}`, noOverlap: true, suppressMissedWarning: true });
-    this.unsubscribe = onJobEnqueued((kind) => {
-      if (Object.hasOwn(this.options.handlers, kind)) this.wake();
+    const table = jobsTable(this.site.db.tables);
+    this.unsubscribe = onJobEnqueued((queue, kind) => {
+      if (queue === table && Object.hasOwn(this.options.handlers, kind)) this.wake();
     });
     this.wake();
   }
@@ -80,6 +81,11 @@ export class JobWorker {
       if (!this.running.size) return this.launched - before;
       await Promise.race(this.running);
     }
+  }
+
+  /** Whether a job is running now (a site of a network is not let go while one is). */
+  get busy(): boolean {
+    return this.running.size > 0;
   }
 
   /** Stops claiming, waits for running jobs (up to stopTimeoutMs), and stops the tick. */

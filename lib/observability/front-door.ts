@@ -45,9 +45,10 @@ export function frontDoor(options: FrontDoorOptions, inner: () => RequestHandler
     // Shutting down: each answer closes its connection, so no client keeps one to a stopping process.
     if (options.health.isStopping) res.setHeader('Connection', 'close');
     let whileStarting = false;
-    whenDone(res, () => record(options, req, res, requestId, started, whileStarting));
-
+    // As received: a network's site sees its URL without the site's path (lib/network-app.ts).
     const path = (req.url ?? '/').split('?')[0] as string;
+    whenDone(res, () => record(options, req, res, { requestId, path, started, whileStarting }));
+
     if (options.health.answer(req, res, path)) return;
     if (tokenHash && path === TOKEN_METRICS_PATH) return void answerMetricsWithToken(req, res, tokenHash, options.metricsSource ?? options.metrics?.registry);
     const handler = inner();
@@ -59,14 +60,21 @@ export function frontDoor(options: FrontDoorOptions, inner: () => RequestHandler
   };
 }
 
-function record(options: FrontDoorOptions, req: IncomingMessage, res: ServerResponse, requestId: string, started: number, whileStarting: boolean): void {
+interface Arrival {
+  requestId: string;
+  path: string;
+  started: number;
+  whileStarting: boolean;
+}
+
+function record(options: FrontDoorOptions, req: IncomingMessage, res: ServerResponse, { requestId, path, started, whileStarting }: Arrival): void {
   const seconds = (performance.now() - started) / 1000;
   const notes = notesOf(res);
   const route = routeLabel(req, notes.route);
   const method = req.method ?? 'GET';
   options.metrics?.observe(route, method, res.statusCode, seconds);
   options.log?.({
-    request_id: requestId, method, route, path: (req.url ?? '/').split('?')[0] as string, status: res.statusCode,
+    request_id: requestId, method, route, path, ...(notes.blogId !== undefined ? { blog_id: notes.blogId } : {}), status: res.statusCode,
     duration_ms: Math.round(seconds * 10_000) / 10, user_id: notes.userId ?? 0, ip: clientIp(req),
     ...(res.writableFinished ? {} : { aborted: true as const }),
     ...(whileStarting ? { starting: true as const } : {}),

@@ -13,6 +13,8 @@ export interface RequestRecord {
   method: string;
   route: string;
   path: string;
+  /** The site of a network the request was for, when the process serves a whole network. */
+  blog_id?: number;
   status: number;
   duration_ms: number;
   user_id: number;
@@ -87,7 +89,8 @@ function pretty(r: Record<string, unknown>): string {
   const time = String(r.time ?? '').slice(11, 23);
   const level = Number(r.level) >= 50 ? 'ERROR' : Number(r.level) >= 40 ? 'WARN ' : 'INFO ';
   const user = r.user_id ? ` user=${String(r.user_id)}` : '';
+  const blog = r.blog_id !== undefined ? ` blog=${String(r.blog_id)}` : '';
   const aborted = r.aborted ? ' (aborted)' : '';
   const starting = r.starting ? ' (starting)' : '';
-  return `${time} ${level} ${String(r.method)} ${String(r.path)} ${String(r.status)} ${String(r.duration_ms)}ms ${String(r.route)}${user} ip=${String(r.ip)} id=${String(r.request_id)}${aborted}${starting}`;
+  return `${time} ${level} ${String(r.method)} ${String(r.path)} ${String(r.status)} ${String(r.duration_ms)}ms ${String(r.route)}${blog}${user} ip=${String(r.ip)} id=${String(r.request_id)}${aborted}${starting}`;
 }

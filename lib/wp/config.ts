@@ -13,6 +13,8 @@ import { OutgoingAllowance, parseOutgoingAllow } from './http/outgoing-allow';
 import { SALT_CONSTANTS, SaltConstants, generateSecret } from './salts';
 import { chooseObjectCache } from './object-cache/detect';
 import { ObjectCacheChoice } from './object-cache/setting';
+import { NetworkInstall } from './multisite/lookup';
+import { networkInstallOf } from './multisite/install';
 import { DbHostParts, WpConfigFile, connectionTarget, parseDbHost, readWpConfig, siteConfigFromWpConfig } from './wp-config';
 
 export type EnvironmentType = 'local' | 'development' | 'staging' | 'production';
@@ -24,7 +26,13 @@ export interface SiteConfig {
   db: DbTarget;
   tablePrefix: string;
   multisite: boolean;
+  /** WP_BLOG_ID; on a network served whole, its main site (BLOG_ID_CURRENT_SITE, else 1). */
   blogId: number;
+  /**
+   * Set when this process serves the whole network (MULTISITE on and no WP_BLOG_ID): how it is
+   * installed, from wp-config.php's constants or the environment's variables of the same names.
+   */
+  network?: NetworkInstall;
   salts: SaltConstants;
   environmentType: EnvironmentType;
   /** Folder for Understudy's own files (embedded database, generated salts, outbox). */
@@ -51,12 +59,22 @@ type Env = Record<string, string | undefined>;
 /** Resolves the site configuration from the environment (see the module comment for the order). */
 export function loadSiteConfig(env: Env = process.env, cwd: string = process.cwd()): SiteConfig {
   const { config, wpConfig } = resolveSite(env, cwd);
-  const { tablePrefix, blogId, multisite } = config;
+  const network = config.multisite && env.WP_BLOG_ID === undefined ? networkInstallOf(wpConfig ?? networkConstantsOf(env)) : undefined;
+  const blogId = network?.current?.mainSiteId ?? config.blogId;
+  const { tablePrefix, multisite } = config;
   return {
-    ...config, uploadsDir: path.resolve(cwd, env.UPLOADS_DIR || path.join(config.dataDir, 'uploads')), smtpUrl: smtpUrlOf(env.SMTP_URL),
+    ...config, blogId, ...(network ? { network } : {}), uploadsDir: path.resolve(cwd, env.UPLOADS_DIR || path.join(config.dataDir, 'uploads')), smtpUrl: smtpUrlOf(env.SMTP_URL),
     outgoingAllow: parseOutgoingAllow(env.OUTGOING_ALLOW),
     objectCache: chooseObjectCache({ wpConfig, site: { tablePrefix, blogId, multisite }, setting: env.OBJECT_CACHE, onUncovered: env.OBJECT_CACHE_UNKNOWN }),
   };
+}
+
+/** The network's constants as environment variables (a site configured without wp-config.php). */
+function networkConstantsOf(env: Env): Pick<WpConfigFile, 'constants' | 'file'> {
+  const names = ['SUBDOMAIN_INSTALL', 'DOMAIN_CURRENT_SITE', 'PATH_CURRENT_SITE', 'SITE_ID_CURRENT_SITE', 'BLOG_ID_CURRENT_SITE', 'NOBLOGREDIRECT'];
+  const constants: WpConfigFile['constants'] = {};
+  for (const name of names) if (env[name] !== undefined) constants[name] = name === 'SUBDOMAIN_INSTALL' ? isTruthy(env[name]) : env[name] as string;
+  return { constants, file: 'the environment' };
 }
 
 function smtpUrlOf(value: string | undefined): string | undefined {
@@ -135,8 +153,8 @@ function fromDatabaseUrl(url: string, env: Env, cwd: string, dataDir: string, en
       description: `SQLite database ${filename}`,
       db: { client: 'sqlite', filename },
       tablePrefix: prefixOf(env),
-      multisite: false,
-      blogId: 1,
+      multisite: isTruthy(env.MULTISITE),
+      blogId: Number(env.WP_BLOG_ID ?? 1),
       salts: saltsKeptWithData(env, `${filename}.salts.json`),
       environmentType,
       dataDir,

@@ -11,6 +11,8 @@ export interface RequestNotes {
   requestId?: string;
   /** The matched route's pattern, e.g. `/support/v1/tickets/(?P<id>[\d]+)`, or a registered admin-ajax action as `admin-ajax:<action>`. */
   route?: string;
+  /** The site of a network the request was for (a process serving the whole network). */
+  blogId?: number;
   /** The WordPress user the request signed in as (0: nobody). */
   userId?: number;
   /** The REST route the proxy read from a POST body it consumed (lib/proxy/server.ts), for the app to serve. */

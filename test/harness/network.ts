@@ -1,0 +1,148 @@
+/**
+ * A WordPress network in a scratch database of either engine, made as WordPress makes one: the network
+ * tables (network-tables.ts), each site's own tables and options (`{prefix}{blog_id}_`), users who
+ * belong to some sites with a role on each, and super admins in `site_admins`. Served whole by one
+ * Understudy process (`serve` with MULTISITE on and no WP_BLOG_ID), as a network's visitors reach it.
+ * Users sign in by cookie and REST nonce, minted as WordPress mints them (the network's cookie names).
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { OpenedNetwork, openNetwork, openSiteOfNetwork } from '../../lib/boot';
+import { memoryLogger } from '../../lib/logger';
+import { createSession, generateAuthCookie } from '../../lib/wp/auth/cookies';
+import { createNonce } from '../../lib/wp/auth/nonces';
+import { systemClock } from '../../lib/wp/clock';
+import { installCoreTablesIfMissing } from '../../lib/wp/db/migrate';
+import { Tables } from '../../lib/wp/db/tables';
+import { installSite } from '../../lib/wp/install';
+import { NetworkInstall } from '../../lib/wp/multisite/lookup';
+import { serialize } from '../../lib/wp/php';
+import { Site } from '../../lib/wp/site';
+import { insertUser } from '../../lib/wp/user-insert';
+import { ScratchDatabase, dialect, scratchDatabase } from './db';
+import { BlogRow, createNetworkTables, insertBlog, insertNetwork } from './network-tables';
+import { ORACLE_SALTS } from './oracle';
+
+export interface NetworkUser {
+  login: string;
+  /** Role on each site the user is a member of, by blog ID. */
+  roles: Record<number, string>;
+}
+
+export interface NetworkSpec {
+  domain: string;
+  install: NetworkInstall;
+  blogs: BlogRow[];
+  users: NetworkUser[];
+  superAdmins: string[];
+}
+
+export interface SignedIn {
+  cookie: string;
+  nonce: string;
+}
+
+export interface TestNetwork {
+  config: OpenedNetwork['config'];
+  scratch: ScratchDatabase;
+  /** User IDs by login. */
+  users: Record<string, number>;
+  /** The `Site` of each blog over the network's pool, for arranging rows. */
+  site(blogId: number): Promise<Site>;
+  /**
+   * A cookie header and REST nonce for `login`, as wp-login.php and wp_create_nonce('wp_rest') make them;
+   * one session a user (a new one written while the server holds the user cached shows up only after
+   * the cache's freshness bound, as one PHP writes does).
+   */
+  signIn(login: string): Promise<SignedIn>;
+  close(): Promise<void>;
+}
+
+const PASSWORD = 'network-password-1';
+
+export async function buildNetwork(spec: NetworkSpec): Promise<TestNetwork> {
+  const scratch = await scratchDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-network-'));
+  const config: TestNetwork['config'] = {
+    source: 'env', description: 'test network', db: scratch.target, tablePrefix: 'wp_', multisite: true, blogId: 1, network: spec.install,
+    salts: ORACLE_SALTS, environmentType: 'local', dataDir, uploadsDir: path.join(dataDir, 'uploads'), seedDemo: false,
+  };
+  // The server signs and checks with the real clock: cookies and nonces are made with it too.
+  const clock = systemClock;
+  const network = openNetwork(config, {});
+  const sites = new Map<number, Site>();
+  const site = async (blogId: number): Promise<Site> => {
+    let found = sites.get(blogId);
+    if (!found) sites.set(blogId, (found = await openSiteOfNetwork(network, blogId, { logger: memoryLogger(), clock })));
+    return found;
+  };
+  await createNetworkTables(network.db.knex, 'wp_', dialect);
+  await insertNetwork(network.db.knex, 'wp_', { id: 1, domain: spec.domain, path: '/' });
+  await network.db.knex('wp_sitemeta').insert({ site_id: 1, meta_key: 'site_admins', meta_value: serialize(spec.superAdmins) });
+  for (const blog of spec.blogs) {
+    await insertBlog(network.db.knex, 'wp_', blog);
+    await installCoreTablesIfMissing({ ...network.db, tables: new Tables({ prefix: 'wp_', blogId: blog.blogId, multisite: true }) });
+    await installSite(await site(blog.blogId), { siteUrl: `http://${blog.domain}${blog.path}`.replace(/\/$/, ''), title: `Site ${blog.blogId}`, adminEmail: 'admin@example.test' });
+  }
+  const users: Record<string, number> = {};
+  for (const user of spec.users) {
+    const [first, ...others] = Object.entries(user.roles);
+    users[user.login] = await insertUser(await site(Number(first?.[0] ?? 1)), { login: user.login, email: `${user.login}@example.test`, role: first?.[1] ?? 'subscriber' }, PASSWORD);
+    for (const [blogId, role] of others) {
+      const tables = (await site(Number(blogId))).db.tables;
+      await network.db.knex(tables.usermeta).insert({ user_id: users[user.login], meta_key: tables.capabilitiesKey, meta_value: serialize({ [role]: true }) });
+    }
+  }
+  const sessions = new Map<string, Promise<SignedIn>>();
+  const signIn = async (login: string): Promise<SignedIn> => {
+    const main = await site(1);
+    const user = await main.users.byId(users[login] ?? 0);
+    if (!user) throw new Error(`no user ${login}`);
+    const expiration = clock.now() / 1000 + 86_400;
+    const token = await createSession(main.users, user, expiration, clock.now() / 1000);
+    const fresh = await main.users.byId(user.ID);
+    const names = await main.cookieNames();
+    const value = await generateAuthCookie(main.salts, fresh ?? user, expiration, token, 'logged_in');
+    const nonce = await createNonce({ salts: main.salts, clock }, 'wp_rest', user.ID, token);
+    return { cookie: `${names.loggedIn}=${encodeURIComponent(value)}`, nonce };
+  };
+  return {
+    config, scratch, users, site,
+    signIn(login) {
+      if (!sessions.has(login)) sessions.set(login, signIn(login));
+      return sessions.get(login) as Promise<SignedIn>;
+    },
+    async close() {
+      for (const opened of sites.values()) await opened.close();
+      await network.close();
+      await scratch.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface NetworkAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+}
+
+/** A request to `base` (where the network's process listens) for `host`, as a visitor of that address sends it. */
+export function requestAt(base: string, host: string, init: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<NetworkAnswer> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      hostname: url.hostname, port: url.port, method: init.method ?? 'GET', path: init.path, agent: false,
+      headers: { ...init.headers, host, ...(init.body !== undefined ? { 'content-length': String(Buffer.byteLength(init.body)) } : {}) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
