@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { Logger } from '../logger';
 import { Mailer, createMailer } from '../mail/mailer';
 import { ApplicationPasswords } from './auth/app-passwords';
-import { CookieNames, cookieHash, cookieNames } from './auth/cookies';
+import { definedCookieNames, singleSiteUrl } from './auth/cookie-constants';
+import { CookieNames } from './auth/cookies';
 import { Authenticator } from './auth/current-user';
 import { CapabilityResolver } from './capabilities';
 import { ChangeFeed } from './change-feed';
@@ -91,12 +92,13 @@ export function createSite(config: SiteConfig, db: Database, clock: Clock, logge
 }
 
 /**
- * The site's cookie names. A network's come from its own siteurl (wp_cookie_constants() reads
- * get_site_option()), the same on every site; a single site's from its siteurl, untrailingslashed.
+ * The site's cookie names, wp-config.php's own when it defines them. A network's come from its own
+ * siteurl (wp_cookie_constants() reads get_site_option()), the same on every site; a single site's
+ * from WP_SITEURL or its siteurl, untrailingslashed.
  */
 function cookieNamesOf(config: SiteConfig, network: BlogNetwork | undefined, siteUrl: () => Promise<string>): () => Promise<CookieNames> {
-  if (!network) return async () => cookieNames(cookieHash(await siteUrl()));
-  return async () => cookieNames(cookieHash((await network.get())?.siteUrl ?? null));
+  if (!network) return async () => definedCookieNames(singleSiteUrl(config.siteUrlConstant, await siteUrl()), config.cookieConstants);
+  return async () => definedCookieNames((await network.get())?.siteUrl ?? null, config.cookieConstants);
 }
 
 /** WP: wp_mail()'s default sender, `WordPress <wordpress@<site host without www.>>`. */

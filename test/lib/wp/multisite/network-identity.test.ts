@@ -2,9 +2,11 @@
  * Two networks in one database (SQLite and MariaDB): each site reads the network options of its own
  * network (the blog's `site_id`), so a super admin of network 2 has every capability on network 2's
  * sites, member or not, and none of it on network 1's; a site option added by a site of network 2 is
- * network 2's. On a network only super admins get `unfiltered_html`, whatever a role grants.
+ * network 2's. On a network only super admins get `unfiltered_html`, whatever a role grants. Cookie
+ * names come from the site's network, or from what wp-config.php defines.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +22,8 @@ import { Site, createSite } from '../../../../lib/wp/site';
 import { ScratchDatabase, dialect, scratchDatabase } from '../../../harness/db';
 import { ORACLE_SALTS } from '../../../harness/oracle';
 import { createNetworkTables, insertBlog, insertNetwork } from '../../../harness/network-tables';
+
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 
 /** Blog 1 and 2 on network 1 (example.test), blog 3 on network 2 (other.test). */
 const BLOGS = [
@@ -48,9 +52,9 @@ describe('multisite: super admins and site options of the network a site belongs
     };
   }
 
-  function open(blogId: number, multisite = true): Site {
+  function open(blogId: number, multisite = true, more: Partial<SiteConfig> = {}): Site {
     const db = connect({ target: scratch.target, tables: new Tables({ prefix: 'wp_', blogId, multisite }) });
-    const site = createSite(configOf(blogId, multisite), db, fixedClock(Date.UTC(2026, 10, 28)), memoryLogger());
+    const site = createSite({ ...configOf(blogId, multisite), ...more }, db, fixedClock(Date.UTC(2026, 10, 28)), memoryLogger());
     sites.push(site);
     return site;
   }
@@ -139,5 +143,13 @@ describe('multisite: super admins and site options of the network a site belongs
     assert.deepEqual(rows.map((r: { site_id: unknown; meta_value: unknown }) => [Number(r.site_id), r.meta_value]), [[2, 'network two']]);
     assert.equal(await open(2).options.getSiteOption('understudy_probe'), undefined);
     assert.equal(await open(3).options.getSiteOption('understudy_probe'), 'network two');
+  });
+
+  it("names cookies from the site's network's siteurl as stored, or from wp-config.php's COOKIEHASH; WP_SITEURL counts for nothing", async () => {
+    assert.equal((await open(3).cookieNames()).loggedIn, `wordpress_logged_in_${md5('http://other.test/')}`);
+    const defined = open(3, true, { cookieConstants: { COOKIEHASH: 'ownhash', AUTH_COOKIE: 'shop_auth' }, siteUrlConstant: 'http://elsewhere.test' });
+    assert.deepEqual(await defined.cookieNames(), { auth: 'shop_auth', secureAuth: 'wordpress_sec_ownhash', loggedIn: 'wordpress_logged_in_ownhash' });
+    const withSiteUrl = open(2, true, { siteUrlConstant: 'http://elsewhere.test' });
+    assert.equal((await withSiteUrl.cookieNames()).loggedIn, `wordpress_logged_in_${md5('http://example.test/')}`);
   });
 });
