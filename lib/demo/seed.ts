@@ -65,7 +65,7 @@ export async function seedDemoSite(site: Site, fixture: DemoFixture = demoFixtur
   const seeded = await site.db.knex.transaction(async (trx) => {
     // Reads and writes go through the transaction: on SQLite it holds the only connection.
     const db: Database = { ...site.db, knex: trx };
-    const options = new OptionStore(db, site.config.multisite);
+    const options = new OptionStore(db);
     if (await hasDemo(trx, db, fixture)) return null;
     const ctx: SeedContext = { trx, db, options, home: String(await options.get('home', '')).replace(/\/+$/, ''), now: site.clock.now() };
     const users: Record<string, number> = {};

@@ -2,7 +2,8 @@
  * WP: roles and capabilities as WP_Roles, WP_User::get_role_caps() and has_cap() resolve them.
  * Roles come from the `{blog_prefix}user_roles` option; a user's roles and direct capabilities from
  * their `{blog_prefix}capabilities` usermeta. Both are read through cached stores, so checking many
- * capabilities costs no queries.
+ * capabilities costs no queries. On a network, super admins are the `site_admins` of the site's own
+ * network (the option store reads that network's options).
  */
 import { Database } from './db/database';
 import { OptionStore } from './options';
@@ -55,16 +56,21 @@ export class CapabilityResolver {
       roles: userRoles,
       allcaps,
       isSuperAdmin,
-      can: (capability) => hasCap(capability, allcaps, isSuperAdmin && this.multisite),
+      can: (capability) => hasCap(capability, allcaps, this.multisite ? { superAdmin: isSuperAdmin } : null),
     };
   }
 
-  /** WP: is_super_admin(): the network's `site_admins` list on multisite, `delete_users` otherwise. */
+  /**
+   * WP: is_super_admin(): on a network, the login is in the network's `site_admins` (`['admin']` when
+   * the option is missing, nobody when it is not an array), compared exactly; `delete_users` otherwise.
+   */
   private async isSuperAdmin(user: WpUser, allcaps: Record<string, boolean>): Promise<boolean> {
     if (!this.multisite) return allcaps.delete_users === true;
-    const admins = toPlain((await this.options.getSiteOption('site_admins')) as PhpValue);
-    const list = Array.isArray(admins) ? admins : admins && typeof admins === 'object' ? Object.values(admins) : ['admin'];
-    return list.map(String).includes(user.user_login);
+    const stored = await this.options.getSiteOption('site_admins');
+    if (stored === undefined) return user.user_login === 'admin';
+    const admins = toPlain(stored as PhpValue);
+    const list = Array.isArray(admins) ? admins : admins && typeof admins === 'object' ? Object.values(admins) : [];
+    return list.some((login) => login === user.user_login);
   }
 }
 
@@ -77,10 +83,25 @@ function buildRoles(raw: unknown): Record<string, RoleDefinition> {
   return roles;
 }
 
-/** WP: has_cap() for a primitive capability: super admins pass everything but `do_not_allow`. */
-function hasCap(capability: string, allcaps: Record<string, boolean>, superAdmin: boolean): boolean {
+/**
+ * WP: map_meta_cap() turns these into `do_not_allow` on a network for anyone but a super admin,
+ * whatever their role grants: unfiltered HTML and CSS, the file editors, installing and updating
+ * code, deleting users.
+ */
+const SUPER_ADMIN_ONLY_ON_A_NETWORK = new Set([
+  'unfiltered_html', 'edit_css', 'edit_files', 'edit_plugins', 'edit_themes', 'update_plugins', 'delete_plugins', 'install_plugins',
+  'upload_plugins', 'update_themes', 'delete_themes', 'install_themes', 'upload_themes', 'update_core', 'install_languages',
+  'update_languages', 'delete_user', 'delete_users', 'update_php', 'update_https',
+]);
+
+/**
+ * WP: has_cap() for a primitive capability. `network`: null on a single site; on a network a super
+ * admin passes everything but `do_not_allow`, and nobody else passes what only super admins may do there.
+ */
+function hasCap(capability: string, allcaps: Record<string, boolean>, network: { superAdmin: boolean } | null): boolean {
   if (capability === 'do_not_allow') return false;
-  if (capability === 'exist' || superAdmin) return true;
+  if (capability === 'exist' || network?.superAdmin) return true;
+  if (network && SUPER_ADMIN_ONLY_ON_A_NETWORK.has(capability)) return false;
   return allcaps[capability] === true;
 }
 

@@ -3,7 +3,8 @@
  * 1. WP_CONFIG_PATH: an existing site's wp-config.php, read without running PHP;
  * 2. environment variables with wp-config's names, or DATABASE_URL;
  * 3. nothing set: the embedded SQLite site in ./data, seeded with a demo site on first start.
- * Then the persistent object cache PHP runs beside it (OBJECT_CACHE, else detected: object-cache/detect.ts).
+ * Then the persistent object cache PHP runs beside it (OBJECT_CACHE, else detected: object-cache/detect.ts),
+ * and the cookie constants and WP_SITEURL, from wp-config.php or else the environment (wp-config/cookie-constants.ts).
  * This module is the only reader of process.env.
  */
 import fs from 'node:fs';
@@ -13,9 +14,13 @@ import { OutgoingAllowance, parseOutgoingAllow } from './http/outgoing-allow';
 import { SALT_CONSTANTS, SaltConstants, generateSecret } from './salts';
 import { chooseObjectCache } from './object-cache/detect';
 import { ObjectCacheChoice } from './object-cache/setting';
+import type { DefinedCookieConstants } from './auth/cookie-constants';
 import { NetworkInstall } from './multisite/lookup';
 import { networkInstallOf } from './multisite/install';
-import { DbHostParts, WpConfigFile, connectionTarget, parseDbHost, readWpConfig, siteConfigFromWpConfig } from './wp-config';
+import {
+  DbHostParts, WpConfigFile, connectionTarget, cookieConfigOfEnv, cookieConfigOfWpConfig, parseDbHost, readWpConfig,
+  siteConfigFromWpConfig,
+} from './wp-config';
 
 export type EnvironmentType = 'local' | 'development' | 'staging' | 'production';
 
@@ -47,6 +52,10 @@ export interface SiteConfig {
   outgoingAllow?: OutgoingAllowance;
   /** The persistent object cache PHP reads through, which writes must keep coherent; absent: none. */
   objectCache?: ObjectCacheChoice;
+  /** The cookie constants wp-config.php (or the environment) defines: they win over WordPress's defaults (auth/cookie-constants.ts). */
+  cookieConstants?: DefinedCookieConstants;
+  /** WP_SITEURL when defined: a single site's `siteurl`, and so its COOKIEHASH, follows it (a network ignores it). */
+  siteUrlConstant?: string;
 }
 
 export interface ServerConfig {
@@ -63,7 +72,8 @@ export function loadSiteConfig(env: Env = process.env, cwd: string = process.cwd
   const blogId = network?.current?.mainSiteId ?? config.blogId;
   const { tablePrefix, multisite } = config;
   return {
-    ...config, blogId, ...(network ? { network } : {}), uploadsDir: path.resolve(cwd, env.UPLOADS_DIR || path.join(config.dataDir, 'uploads')), smtpUrl: smtpUrlOf(env.SMTP_URL),
+    ...config, blogId, ...(network ? { network } : {}), ...(wpConfig ? cookieConfigOfWpConfig(wpConfig) : cookieConfigOfEnv(env)),
+    uploadsDir: path.resolve(cwd, env.UPLOADS_DIR || path.join(config.dataDir, 'uploads')), smtpUrl: smtpUrlOf(env.SMTP_URL),
     outgoingAllow: parseOutgoingAllow(env.OUTGOING_ALLOW),
     objectCache: chooseObjectCache({ wpConfig, site: { tablePrefix, blogId, multisite }, setting: env.OBJECT_CACHE, onUncovered: env.OBJECT_CACHE_UNKNOWN }),
   };

@@ -31,12 +31,18 @@ class StoredValue {
   }
 }
 
+/**
+ * On a network: the id of the network whose options get_site_option() reads and writes (the blog's
+ * `site_id` in `{prefix}blogs`). Absent on a single site, where site options are the site's options.
+ */
+export type NetworkIdOf = () => Promise<number>;
+
 export class OptionStore {
   private readonly autoloaded: FreshCache<'all', Map<string, StoredValue>>;
   private readonly single: FreshCache<string, StoredValue | null>;
 
   /** `changes`: the site's feed, told of each option written (WordPress caches them one by one and in `alloptions`); absent only for the demo seed's writes. */
-  constructor(private readonly db: Database, private readonly network = false, private readonly changes?: ChangeFeed) {
+  constructor(private readonly db: Database, private readonly networkId?: NetworkIdOf, private readonly changes?: ChangeFeed) {
     this.autoloaded = new FreshCache(undefined, undefined, 'options');
     this.single = new FreshCache(undefined, undefined, 'options');
   }
@@ -89,19 +95,21 @@ export class OptionStore {
     return removed > 0;
   }
 
-  /** WP: get_site_option(): the network's sitemeta on multisite, the site's options otherwise. */
+  /** WP: get_site_option(): the sitemeta of the site's network on multisite, the site's options otherwise; undefined when missing. */
   async getSiteOption(name: string): Promise<unknown> {
-    if (!this.network) return this.get(name);
-    const row = await this.db.knex(this.db.tables.sitemeta).where({ site_id: 1, meta_key: name }).first('meta_value');
+    if (!this.networkId) return this.get(name);
+    const siteId = await this.networkId();
+    const row = await this.db.knex(this.db.tables.sitemeta).where({ site_id: siteId, meta_key: name }).first('meta_value');
     return row ? maybeUnserialize(String(row.meta_value)) : undefined;
   }
 
-  /** WP: add_site_option(). */
+  /** WP: add_site_option(): into the site's network; does nothing when that network has the option. */
   async addSiteOption(name: string, value: string): Promise<void> {
-    if (!this.network) return this.add(name, value, 'no');
+    if (!this.networkId) return this.add(name, value, 'no');
+    const siteId = await this.networkId();
     const { knex, tables } = this.db;
-    const exists = await knex(tables.sitemeta).where({ site_id: 1, meta_key: name }).first('meta_id');
-    if (!exists) await knex(tables.sitemeta).insert({ site_id: 1, meta_key: name, meta_value: maybeSerialize(value) });
+    const exists = await knex(tables.sitemeta).where({ site_id: siteId, meta_key: name }).first('meta_id');
+    if (!exists) await knex(tables.sitemeta).insert({ site_id: siteId, meta_key: name, meta_value: maybeSerialize(value) });
   }
 
   /** Forgets everything cached, after rows were written through another store (e.g. a transaction's). */

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { Logger } from '../logger';
 import { Mailer, createMailer } from '../mail/mailer';
 import { ApplicationPasswords } from './auth/app-passwords';
-import { CookieNames, cookieHash, cookieNames } from './auth/cookies';
+import { definedCookieNames, singleSiteUrl } from './auth/cookie-constants';
+import { CookieNames } from './auth/cookies';
 import { Authenticator } from './auth/current-user';
 import { CapabilityResolver } from './capabilities';
 import { ChangeFeed } from './change-feed';
@@ -53,14 +54,15 @@ export interface Site {
 
 export function createSite(config: SiteConfig, db: Database, clock: Clock, logger: Logger): Site {
   const changes = new ChangeFeed(logger);
-  const options = new OptionStore(db, config.multisite, changes);
+  const network = config.multisite ? new BlogNetwork(new MultisiteStore(db), config.blogId) : undefined;
+  const options = new OptionStore(db, network && (() => network.id()), changes);
   const users = new UserStore(db, changes);
   const capabilities = new CapabilityResolver(db, options, config.multisite);
   const salts = new Salts(config.salts, options);
   const appPasswords = new ApplicationPasswords(users, options, clock, config.environmentType);
   const siteUrl = async () => untrailingslash(String(await options.get('siteurl', '')));
   const homeUrl = async () => untrailingslash(String(await options.get('home', '')));
-  const names = cookieNamesOf(config, db, siteUrl);
+  const names = cookieNamesOf(config, network, siteUrl);
   const site: Site = {
     config, db, clock, logger, changes, options, users, capabilities, salts,
     auth: new Authenticator({ users, capabilities, salts, clock, appPasswords, cookieNames: names }),
@@ -90,13 +92,13 @@ export function createSite(config: SiteConfig, db: Database, clock: Clock, logge
 }
 
 /**
- * The site's cookie names. A network's come from its own siteurl (wp_cookie_constants() reads
- * get_site_option()), the same on every site; a single site's from its siteurl, untrailingslashed.
+ * The site's cookie names, wp-config.php's own when it defines them. A network's come from its own
+ * siteurl (wp_cookie_constants() reads get_site_option()), the same on every site; a single site's
+ * from WP_SITEURL or its siteurl, untrailingslashed.
  */
-function cookieNamesOf(config: SiteConfig, db: Database, siteUrl: () => Promise<string>): () => Promise<CookieNames> {
-  if (!config.multisite) return async () => cookieNames(cookieHash(await siteUrl()));
-  const network = new BlogNetwork(new MultisiteStore(db), config.blogId);
-  return async () => cookieNames(cookieHash((await network.get())?.siteUrl ?? null));
+function cookieNamesOf(config: SiteConfig, network: BlogNetwork | undefined, siteUrl: () => Promise<string>): () => Promise<CookieNames> {
+  if (!network) return async () => definedCookieNames(singleSiteUrl(config.siteUrlConstant, await siteUrl()), config.cookieConstants);
+  return async () => definedCookieNames((await network.get())?.siteUrl ?? null, config.cookieConstants);
 }
 
 /** WP: wp_mail()'s default sender, `WordPress <wordpress@<site host without www.>>`. */

@@ -75,17 +75,40 @@ export function networkCookieConstants(inputs: NetworkCookieInputs, defined: Def
   }, defined);
 }
 
+/**
+ * The cookie names alone (what Understudy reads): those wp-config.php defines, the others from its
+ * COOKIEHASH, else from the md5 of `siteUrlForHash`: singleSiteUrl() on a single site, the network's
+ * `siteurl` option as stored on a network.
+ */
+export function definedCookieNames(siteUrlForHash: string | null, defined: DefinedCookieConstants = {}): CookieNames {
+  return namesOf(defined.COOKIEHASH ?? cookieHash(siteUrlForHash), defined);
+}
+
+/**
+ * WP: get_option('siteurl') on a single site: WP_SITEURL when wp-config.php defines it
+ * (_config_wp_siteurl()), else the stored option; both untrailingslashed (get_option() strips the
+ * option's slash, the filter WP_SITEURL's).
+ */
+export function singleSiteUrl(siteUrlConstant: string | undefined, storedOption: string): string {
+  return untrailingslash(siteUrlConstant ?? storedOption);
+}
+
 /** The names from the hash and PLUGINS_COOKIE_PATH from WP_PLUGIN_URL (WP_CONTENT_URL, default siteurl/wp-content, + /plugins). */
 function finish(siteUrl: string, partial: Omit<CookieConstants, 'names' | 'pluginsCookiePath'>, defined: DefinedCookieConstants): CookieConstants {
-  const names = cookieNames(partial.hash);
   const pluginUrl = defined.WP_PLUGIN_URL ?? `${defined.WP_CONTENT_URL ?? `${siteUrl}/wp-content`}/plugins`;
+  return { ...partial, names: namesOf(partial.hash, defined), pluginsCookiePath: defined.PLUGINS_COOKIE_PATH ?? urlPath(pluginUrl) };
+}
+
+function namesOf(hash: string, defined: DefinedCookieConstants): CookieNames {
+  const names = cookieNames(hash);
   return {
-    ...partial,
-    names: {
-      auth: defined.AUTH_COOKIE ?? names.auth, secureAuth: defined.SECURE_AUTH_COOKIE ?? names.secureAuth, loggedIn: defined.LOGGED_IN_COOKIE ?? names.loggedIn,
-    },
-    pluginsCookiePath: defined.PLUGINS_COOKIE_PATH ?? urlPath(pluginUrl),
+    auth: defined.AUTH_COOKIE ?? names.auth, secureAuth: defined.SECURE_AUTH_COOKIE ?? names.secureAuth, loggedIn: defined.LOGGED_IN_COOKIE ?? names.loggedIn,
   };
+}
+
+/** WP: untrailingslashit(): without the trailing slashes and backslashes. */
+function untrailingslash(url: string): string {
+  return url.replace(/[/\\]+$/, '');
 }
 
 /** WordPress's `preg_replace( '|https?://[^/]+|i', '', $url )`: the address without scheme and host. */

@@ -18,8 +18,9 @@ export interface CookieNames {
 
 /**
  * WP: wp_cookie_constants(): COOKIEHASH is the md5 of get_site_option('siteurl'), or empty when that
- * option is. On a single site that is the site's `siteurl` option; on a network it is the network's
- * (`{prefix}sitemeta`), stored with a trailing slash, so every site of a network shares one cookie name.
+ * option is. On a single site that is get_option('siteurl'): WP_SITEURL or the option, untrailingslashed
+ * (singleSiteUrl(), cookie-constants.ts); on a network it is the network's (`{prefix}sitemeta`), stored
+ * with a trailing slash and hashed with it, so every site of a network shares one cookie name.
  */
 export function cookieHash(siteUrlOption: string | null): string {
   return siteUrlOption ? createHash('md5').update(siteUrlOption).digest('hex') : '';

@@ -14,4 +14,15 @@ export class BlogNetwork {
   get(): Promise<Network | null> {
     return this.cache.get('network', () => this.store.networkOfBlog(this.blogId));
   }
+
+  /**
+   * The network's id, whose options (`site_admins`, salts) are the blog's site options. A blog whose
+   * network has no row is refused, as WordPress refuses to load it (ms_not_installed()), rather than
+   * lent another network's super admins.
+   */
+  async id(): Promise<number> {
+    const network = await this.get();
+    if (!network) throw new Error(`Blog ${this.blogId} belongs to no network: its site_id names no row of the network table`);
+    return network.id;
+  }
 }

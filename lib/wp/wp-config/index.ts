@@ -8,3 +8,5 @@ export { SALT_NAMES, PLACEHOLDER_PHRASE, siteConfigFromWpConfig } from './site-c
 export { DEFAULT_MYSQL_SOCKETS, connectionTarget, parseDbHost, resolveLocalhostSocket } from './db-host';
 export { phpToString, phpTruthy } from './values';
 export { parseWpConfig, readWpConfig } from './parse';
+export { cookieConfigOfEnv, cookieConfigOfWpConfig } from './cookie-constants';
+export type { CookieConfig } from './cookie-constants';

@@ -59,6 +59,18 @@ describe('site configuration', () => {
     assert.throws(() => loadSiteConfig({ WP_CONFIG_PATH: file }, cwd), (err: Error) => err.message.startsWith(`${file}: missing DB_USER`) && /NONCE_SALT/.test(err.message));
   });
 
+  it("carries wp-config.php's cookie constants and WP_SITEURL, but not a value PHP computes per request", () => {
+    const file = path.join(cwd, 'wp-config.php');
+    const defines = Object.entries({ DB_NAME: 'site', DB_USER: 'wp', DB_PASSWORD: 'x', DB_HOST: 'db', ...salts }).map(([k, v]) => `define('${k}', '${v}');`);
+    fs.writeFileSync(file, `<?php\n${defines.join('\n')}\ndefine('COOKIEHASH', 'ownhash');\ndefine('COOKIE_DOMAIN', false);\n`
+      + "define('ADMIN_COOKIE_PATH', '/admin');\ndefine('WP_SITEURL', 'http://' . $_SERVER['HTTP_HOST']);\n$table_prefix = 'wp_';\n");
+    const config = loadSiteConfig({ WP_CONFIG_PATH: file }, cwd);
+    assert.deepEqual(config.cookieConstants, { COOKIEHASH: 'ownhash', COOKIE_DOMAIN: false, ADMIN_COOKIE_PATH: '/admin' });
+    assert.equal(config.siteUrlConstant, undefined);
+    const fromEnv = loadSiteConfig({ DB_NAME: 'site', DB_USER: 'wp', DB_HOST: 'db', ...salts, LOGGED_IN_COOKIE: 'in', WP_SITEURL: 'https://shop.example/' }, cwd);
+    assert.deepEqual([fromEnv.cookieConstants, fromEnv.siteUrlConstant], [{ LOGGED_IN_COOKIE: 'in' }, 'https://shop.example/']);
+  });
+
   it('serves on 127.0.0.1:8080 unless PORT and HOST say otherwise', () => {
     assert.deepEqual(loadServerConfig({}), { port: 8080, host: '127.0.0.1' });
     assert.deepEqual(loadServerConfig({ PORT: '9090', HOST: '0.0.0.0' }), { port: 9090, host: '0.0.0.0' });
