@@ -26,6 +26,8 @@ export interface ServedSite {
   site: Site;
   /** Its own app (lib/app.ts), answering URLs relative to the site's path. */
   app: RequestHandler;
+  /** Told of each request for the site before its app answers (the first starts the desk's background loads). */
+  visited(): void;
 }
 
 export function createNetworkHandler(sites: NetworkSites, pool: SitePool<ServedSite>, logger: Logger): RequestHandler {
@@ -49,6 +51,7 @@ async function serveFromNetwork(sites: NetworkSites, pool: SitePool<ServedSite>,
   const refusal = siteState(found.site) === 'live' ? null : await refusalFor(found, lease.opened.site, req);
   if (refusal) return void send(res, wpDieAnswer(req, { status: refusal.status, message: refusal.message }));
   req.url = withinSite(uri, found.site.path);
+  lease.opened.visited();
   lease.opened.app(req, res);
 }
 

@@ -20,13 +20,13 @@ export function jobHandlers(options: HandlerOptions = {}): Record<string, JobHan
 }
 
 /** Periodic work: a node-cron expression, and what enqueues the jobs of the kind it feeds. */
-interface JobSchedule {
+export interface JobSchedule {
   kind: string;
   cron: string;
   enqueue(site: Site): Promise<unknown>;
 }
 
-const SCHEDULES: JobSchedule[] = [{ kind: CHANGELOG_SYNC_JOB, cron: SYNC_CRON, enqueue: enqueueDueSyncs }];
+export const SCHEDULES: ReadonlyArray<JobSchedule> = [{ kind: CHANGELOG_SYNC_JOB, cron: SYNC_CRON, enqueue: enqueueDueSyncs }];
 
 /** A worker that also runs the schedules of the kinds it handles, started and stopped with it. */
 class ScheduledJobWorker extends JobWorker {

@@ -14,7 +14,9 @@ import { RequestHandler, frontDoor } from '../observability/front-door';
 import { warmUpSupportDesk } from '../support/warm-up';
 import { ServerConfig, SiteConfig } from '../wp/config';
 import { SitePool } from '../wp/multisite/site-pool';
-import { startJobWorker } from '../worker';
+import { MultisiteStore } from '../wp/multisite/store';
+import { SCHEDULES, startJobWorker } from '../worker';
+import { watchNetworkQueues } from '../jobs/network-queues';
 import { CliContext, displayHost } from './context';
 import { trackConnections } from './drain';
 import { HttpLimits, createHttpServer, listen } from './http-server';
@@ -27,20 +29,27 @@ interface OpenSite extends ServedSite {
   worker: JobWorker;
 }
 
-/** NETWORK_SITE_IDLE_SECONDS and NETWORK_MAX_OPEN_SITES: when an unused site is let go. */
-export interface NetworkPoolLimits {
+/**
+ * NETWORK_SITE_IDLE_SECONDS and NETWORK_MAX_OPEN_SITES: when an unused site is let go;
+ * NETWORK_JOBS_EVERY_SECONDS: how often the sites that are not open are looked at for due jobs.
+ */
+export interface NetworkSettings {
   idleMs: number;
   maxOpen: number;
+  jobsEveryMs: number;
 }
 
-export function loadNetworkPoolLimits(env: Record<string, string | undefined>): NetworkPoolLimits {
+export function loadNetworkSettings(env: Record<string, string | undefined>): NetworkSettings {
   const read = (name: string, fallback: number) => {
     const raw = env[name]?.trim();
     if (!raw) return fallback;
     if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name} must be a whole number of at least 1, got "${env[name]}"`);
     return Number(raw);
   };
-  return { idleMs: read('NETWORK_SITE_IDLE_SECONDS', 300) * 1000, maxOpen: read('NETWORK_MAX_OPEN_SITES', 100) };
+  return {
+    idleMs: read('NETWORK_SITE_IDLE_SECONDS', 300) * 1000, maxOpen: read('NETWORK_MAX_OPEN_SITES', 100),
+    jobsEveryMs: read('NETWORK_JOBS_EVERY_SECONDS', 30) * 1000,
+  };
 }
 
 export async function startNetworkServer(
@@ -53,7 +62,8 @@ export async function startNetworkServer(
   await listen(httpServer, server);
   const url = `http://${displayHost(server.host)}:${(httpServer.address() as AddressInfo).port}`;
   const network = openNetwork(config, {});
-  const pool = sitePool(network, logger, runtime, loadNetworkPoolLimits(ctx.env));
+  const settings = loadNetworkSettings(ctx.env);
+  const pool = sitePool(network, logger, runtime, settings);
   let main;
   try {
     main = await pool.lease(config.blogId);
@@ -66,6 +76,9 @@ export async function startNetworkServer(
   const site = main.opened.site;
   seen.setSite(site);
   handler = createNetworkHandler(network.sites, pool, logger);
+  const queues = watchNetworkQueues({
+    db: network.db, networkId: (await new MultisiteStore(network.db).networkOfBlog(config.blogId))?.id ?? 1, pool, clock: site.clock, logger, schedules: SCHEDULES, everyMs: settings.jobsEveryMs,
+  });
   await checkAtStartup(site, logger);
   seen.health.ready(readinessChecks(site, { warm: options.readyWhenWarm }), degradations(site));
   return {
@@ -74,6 +87,7 @@ export async function startNetworkServer(
     async close() {
       seen.health.stopping();
       await drain(runtime.shutdownTimeoutMs);
+      await queues.stop();
       main.release();
       await pool.close();
       if (seen.metricsServer) await closeServer(seen.metricsServer);
@@ -84,16 +98,17 @@ export async function startNetworkServer(
 }
 
 /** Each site opened with its app, its job worker and its desk's background loads; closed in the reverse order. */
-function sitePool(network: OpenedNetwork, logger: Logger, runtime: RuntimeOptions, limits: NetworkPoolLimits): SitePool<OpenSite> {
+function sitePool(network: OpenedNetwork, logger: Logger, runtime: RuntimeOptions, limits: NetworkSettings): SitePool<OpenSite> {
   const surface = buildSurface();
   return new SitePool<OpenSite>({
-    ...limits,
+    idleMs: limits.idleMs,
+    maxOpen: limits.maxOpen,
     async open(blogId) {
       const site = await openSiteOfNetwork(network, blogId, { logger });
       const worker = startJobWorker(site, { stopTimeoutMs: runtime.shutdownTimeoutMs });
-      warmUpSupportDesk(site);
       logger.info('network: a site is open', { blog_id: blogId });
-      return { site, worker, app: createApp(site, surface, { trustedProxies: runtime.trustedProxies }) };
+      // A site opened for its jobs alone loads no lists: its first request starts the loads.
+      return { site, worker, app: createApp(site, surface, { trustedProxies: runtime.trustedProxies }), visited: () => void warmUpSupportDesk(site) };
     },
     busy: ({ worker }) => worker.busy,
     async close({ site, worker }, blogId) {

@@ -1,4 +1,7 @@
-/** Reading the job table for people (`understudy jobs`): counts per status and the latest jobs. */
+/**
+ * Reading job tables: for people (`understudy jobs`: counts per status and the latest jobs), and across
+ * the sites of a network (which sites' queues exist, which hold work that is due).
+ */
 import { Database } from '../wp/db/database';
 import { JOB_STATUSES, JobRow, JobStatus, jobsTable } from './queue';
 
@@ -26,4 +29,44 @@ export async function latestJobs(db: Database, options: { status?: JobStatus; li
     created_at: Number(row.created_at),
     updated_at: Number(row.updated_at),
   }));
+}
+
+/** A site's job table on a network. */
+export interface SiteQueue {
+  blogId: number;
+  table: string;
+}
+
+/** Tables a query names at most (a UNION of one SELECT each). */
+const QUEUES_PER_QUERY = 50;
+
+/** Of `queues`, those whose table exists: the sites where the support desk or the forms have ever run. */
+export async function existingQueues(db: Database, queues: SiteQueue[]): Promise<SiteQueue[]> {
+  const found = new Set<string>();
+  for (let i = 0; i < queues.length; i += QUEUES_PER_QUERY * 10) {
+    const names = queues.slice(i, i + QUEUES_PER_QUERY * 10).map((q) => q.table);
+    const marks = names.map(() => '?').join(', ');
+    const rows = db.dialect === 'mysql'
+      ? ((await db.knex.raw(`SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (${marks})`, names)) as [Array<{ name: string }>])[0]
+      : ((await db.knex.raw(`SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (${marks})`, names)) as Array<{ name: string }>);
+    for (const row of rows) found.add(row.name);
+  }
+  return queues.filter((q) => found.has(q.table));
+}
+
+/**
+ * The blog IDs among `queues` whose table holds a job a worker would claim at `now` (queued and due, or
+ * running past its lease), one query per 50 tables.
+ */
+export async function queuesWithDueJobs(db: Database, queues: SiteQueue[], now: number): Promise<number[]> {
+  const due: number[] = [];
+  for (let i = 0; i < queues.length; i += QUEUES_PER_QUERY) {
+    const chunk = queues.slice(i, i + QUEUES_PER_QUERY);
+    const selects = chunk.map((q) => `SELECT * FROM (SELECT ${Number(q.blogId)} AS blog_id FROM ${q.table}
+      WHERE (status = 'queued' AND run_at <= ?) OR (status = 'running' AND locked_until < ?) LIMIT 1) AS q${Number(q.blogId)}`);
+    const result = await db.knex.raw(selects.join(' UNION ALL '), chunk.flatMap(() => [now, now]));
+    const rows = (db.dialect === 'mysql' ? (result as unknown[])[0] : result) as Array<{ blog_id: number }>;
+    due.push(...rows.map((row) => Number(row.blog_id)));
+  }
+  return due;
 }

@@ -54,6 +54,13 @@ export class MultisiteStore {
     return { networks: networksFrom(rows.filter((r) => r.kind === 'network')), sites: rows.filter((r) => r.kind === 'site').map(siteFrom) };
   }
 
+  /** The network's sites that are not deleted, by blog ID (archived and spammed ones keep their work). */
+  async undeletedBlogIds(networkId: number): Promise<number[]> {
+    const rows: Array<{ blog_id: number }> = await this.db.knex(`${this.prefix}blogs`).select('blog_id')
+      .where({ site_id: networkId }).whereNot('deleted', 1).orderBy('blog_id');
+    return rows.map((row) => Number(row.blog_id));
+  }
+
   /** knex.raw answers [rows, fields] on MySQL and rows on SQLite. */
   private rowsOf(result: unknown): Array<Record<string, unknown>> {
     return (this.db.dialect === 'mysql' ? (result as unknown[])[0] : result) as Array<Record<string, unknown>>;
