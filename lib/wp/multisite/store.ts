@@ -54,6 +54,13 @@ export class MultisiteStore {
     return { networks: networksFrom(rows.filter((r) => r.kind === 'network')), sites: rows.filter((r) => r.kind === 'site').map(siteFrom) };
   }
 
+  /** Every site of every network in `{prefix}blogs`, by blog ID (for tools: `understudy network sites`). */
+  async sites(): Promise<NetworkSite[]> {
+    const rows = await this.db.knex(`${this.prefix}blogs`).orderBy('blog_id')
+      .select({ id: 'blog_id', network_id: 'site_id' }, 'domain', 'path', 'public', 'archived', 'mature', 'spam', 'deleted');
+    return rows.map(siteFrom);
+  }
+
   /** knex.raw answers [rows, fields] on MySQL and rows on SQLite. */
   private rowsOf(result: unknown): Array<Record<string, unknown>> {
     return (this.db.dialect === 'mysql' ? (result as unknown[])[0] : result) as Array<Record<string, unknown>>;
