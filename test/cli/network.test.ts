@@ -108,6 +108,33 @@ describe('the CLI on a WordPress network', function () {
     });
   });
 
+  describe('understudy nginx --network', () => {
+    it('reads the network\'s sites: server_name for a subdomain install and its mapped domain, routes under no site path', async () => {
+      const db = connect({ target: scratch.target, tables: new Tables({ prefix: 'sub_' }) });
+      try {
+        await createNetworkTables(db.knex, 'sub_', dialect);
+        await insertNetwork(db.knex, 'sub_', { id: 1, domain: 'example.test', path: '/' });
+        await insertBlog(db.knex, 'sub_', { blogId: 1, domain: 'example.test', path: '/' });
+        await insertBlog(db.knex, 'sub_', { blogId: 2, domain: 'two.example.test', path: '/' });
+        await insertBlog(db.knex, 'sub_', { blogId: 3, domain: 'shop.test', path: '/' });
+      } finally {
+        await db.close();
+      }
+      const run = await cli(['nginx', '--network', '--part=server'], { ...env, TABLE_PREFIX: 'sub_', SUBDOMAIN_INSTALL: '1' });
+      assert.equal(run.status, 0, run.stderr);
+      assert.match(run.stdout, /\nserver_name example\.test \*\.example\.test two\.example\.test shop\.test;\n/);
+      const http = await cli(['nginx', '--network', '--part=http'], { ...env, TABLE_PREFIX: 'sub_', SUBDOMAIN_INSTALL: '1' });
+      assert.match(http.stdout, /\n {4}"~\^\/wp-admin\/admin-ajax\\\.php\$" 1;\n/);
+    });
+
+    it('says a single site is no network', async () => {
+      const run = await cli(['nginx', '--network'], single);
+      assert.equal(run.status, 1);
+      assert.match(run.stderr, /^Error: understudy nginx --network needs a network, but .* is a single site \(MULTISITE is off\)\n$/);
+      assert.equal(run.stdout, '');
+    });
+  });
+
   describe('understudy network sites', () => {
     it('lists the sites with the address --url takes and their flags', async () => {
       const run = await cli(['network', 'sites'], env);

@@ -54,6 +54,17 @@ export class MultisiteStore {
     return { networks: networksFrom(rows.filter((r) => r.kind === 'network')), sites: rows.filter((r) => r.kind === 'site').map(siteFrom) };
   }
 
+  /** Every network in `{prefix}site` with its options, by ID (for tools: `understudy nginx --network`). */
+  async networks(): Promise<Network[]> {
+    const p = this.prefix;
+    const rows = await this.db.knex.raw(
+      `SELECT s.id, s.domain, s.path, m.meta_key, m.meta_value FROM ${p}site s
+       LEFT JOIN ${p}sitemeta m ON m.site_id = s.id AND m.meta_key IN (?, ?) ORDER BY s.id, m.meta_id`,
+      NETWORK_META,
+    );
+    return networksFrom(this.rowsOf(rows));
+  }
+
   /** Every site of every network in `{prefix}blogs`, by blog ID (for tools: `understudy network sites`). */
   async sites(): Promise<NetworkSite[]> {
     const rows = await this.db.knex(`${this.prefix}blogs`).orderBy('blog_id')
