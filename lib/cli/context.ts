@@ -60,9 +60,9 @@ export interface OpenOptions {
 }
 
 /**
- * Opens the configured site as the server would (the blog `--url` named, if any), and seeds the demo site when this call created the
- * embedded default database. Every command goes through here, so whichever command runs first on a
- * fresh checkout, the embedded site ends up with the demo content.
+ * Opens the configured site as the server would (the blog `--url` named, if any), and seeds the demo
+ * site when this call created the embedded default database. Every command goes through here, so
+ * whichever command runs first on a fresh checkout, the embedded site ends up with the demo content.
  */
 export async function openConfiguredSite(ctx: CliContext, config: SiteConfig, options: OpenOptions): Promise<OpenedSite> {
   const siteUrl = options.siteUrl ?? defaultSiteUrl(ctx);

@@ -4,11 +4,12 @@
  * opens, and `understudy network sites` lists the network's sites.
  */
 import assert from 'node:assert/strict';
+import { runCli } from '../../lib/cli';
 import { connect } from '../../lib/wp/db/database';
 import { Tables } from '../../lib/wp/db/tables';
 import { ScratchDatabase, dialect, scratchDatabase } from '../harness/db';
 import { createNetworkTables, insertBlog, insertNetwork } from '../harness/network-tables';
-import { cli, envFor } from './cli-harness';
+import { capture, cli, envFor, scratchDir } from './cli-harness';
 
 describe('the CLI on a WordPress network', function () {
   let scratch: ScratchDatabase;
@@ -101,6 +102,25 @@ describe('the CLI on a WordPress network', function () {
       const onTwo = await cli(['--url=example.test/two/', 'changelog', 'list', '--format=json'], env);
       assert.deepEqual(JSON.parse(onTwo.stdout).map((p: { name: string }) => p.name), ['App']);
       assert.deepEqual(JSON.parse((await cli(['changelog', 'list', '--format=json'], env)).stdout), []);
+    });
+
+    it('serve --url serves that site', async () => {
+      const stderr = capture();
+      const controller = new AbortController();
+      const done = runCli(['serve', '--port=0', '--url=example.test/two/'], { env, cwd: scratchDir(), stdout: capture(), stderr, signal: controller.signal });
+      try {
+        let url: string | undefined;
+        for (let waited = 0; !url && waited < 20_000; waited += 20) {
+          url = / at (http:\/\/[^\s"]+)/.exec(stderr.text())?.[1];
+          if (!url) await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        assert.ok(url, stderr.text());
+        const index = await (await fetch(`${url}/wp-json/`)).json() as { name: string };
+        assert.equal(index.name, 'Two');
+      } finally {
+        controller.abort();
+        assert.equal(await done, 0, stderr.text());
+      }
     });
 
     it('is refused by a command that opens no site', async () => {
