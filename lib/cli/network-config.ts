@@ -61,7 +61,11 @@ export async function withNetwork<T>(ctx: { env: Env; cwd: string }, what: strin
   if (!setting.multisite) throw new CliError(`${what} needs a network, but ${config.description} is a single site (MULTISITE is off)`);
   const db = connect({ target: config.db, tables: new Tables({ prefix: config.tablePrefix }) });
   try {
-    return await work({ store: new MultisiteStore(db), install: setting.install });
+    const store = new MultisiteStore(db);
+    if (!(await store.hasNetworkTables())) {
+      throw new CliError(`${what} needs a network, but ${config.description} has no ${config.tablePrefix}blogs table (MULTISITE is on: is it the network's database and table prefix?)`);
+    }
+    return await work({ store, install: setting.install });
   } finally {
     await db.close();
   }

@@ -123,6 +123,12 @@ describe('the CLI on a WordPress network', function () {
       }
     });
 
+    it('says so when MULTISITE is on but the database holds no network', async () => {
+      const run = await cli(['option', 'get', 'blogname', '--url=example.test/two/'], { ...env, TABLE_PREFIX: 'none_' });
+      assert.equal(run.status, 1);
+      assert.match(run.stderr, /^Error: --url=example\.test\/two\/ needs a network, but .* has no none_blogs table \(MULTISITE is on: is it the network's database and table prefix\?\)\n$/);
+    });
+
     it('is refused by a command that opens no site', async () => {
       assert.deepEqual(await cli(['nginx', '--url=example.test/two/'], env), { status: 1, stdout: '', stderr: 'Error: understudy nginx opens no site: --url has nothing to choose\n' });
     });

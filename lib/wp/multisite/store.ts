@@ -54,6 +54,11 @@ export class MultisiteStore {
     return { networks: networksFrom(rows.filter((r) => r.kind === 'network')), sites: rows.filter((r) => r.kind === 'site').map(siteFrom) };
   }
 
+  /** Whether the database holds WordPress's network tables (`{prefix}blogs` stands for the three). */
+  hasNetworkTables(): Promise<boolean> {
+    return this.db.knex.schema.hasTable(`${this.prefix}blogs`);
+  }
+
   /** Every network in `{prefix}site` with its options, by ID (for tools: `understudy nginx --network`). */
   async networks(): Promise<Network[]> {
     const p = this.prefix;
