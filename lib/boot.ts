@@ -8,7 +8,7 @@ import { enqueueInvalidationRetry } from './jobs/object-cache-retry';
 import { Logger, withFields } from './logger';
 import { COLLECTION_TAXONOMY, DOC_POST_TYPE } from './support/docs/store';
 import { Clock, systemClock } from './wp/clock';
-import { SiteConfig } from './wp/config';
+import { SiteConfig, configOfBlog } from './wp/config';
 import { connect } from './wp/db/database';
 import { installCoreTablesIfMissing, migrate } from './wp/db/migrate';
 import { Tables } from './wp/db/tables';
@@ -17,7 +17,6 @@ import { invalidatorFor } from './wp/object-cache/adapter';
 import { ObjectCacheCoherence } from './wp/object-cache/coherence';
 import { NetworkSites } from './wp/multisite/sites';
 import { MultisiteStore } from './wp/multisite/store';
-import { ObjectCacheChoice } from './wp/object-cache/setting';
 import { Database } from './wp/db/database';
 import { Site, createSite } from './wp/site';
 import { MIGRATIONS } from '../schema/db/migrations';
@@ -94,14 +93,8 @@ export async function openSiteOfNetwork(network: OpenedNetwork, blogId: number, 
   const tables = new Tables({ prefix: network.config.tablePrefix, blogId, multisite: true });
   const db: Database = { ...network.db, tables, close: async () => {} };
   await migrate(db, MIGRATIONS);
-  const config: SiteConfig = { ...network.config, blogId, objectCache: objectCacheOfBlog(network.config.objectCache, blogId) };
+  const config = configOfBlog(network.config, blogId);
   const site = createSite(config, db, options.clock ?? systemClock, withFields(options.logger, { blog_id: blogId }));
   await keepObjectCacheCoherent(site);
   return site;
-}
-
-/** The drop-in's key scheme names the blog: each site of a network keys its own groups. */
-function objectCacheOfBlog(choice: ObjectCacheChoice | undefined, blogId: number): ObjectCacheChoice | undefined {
-  if (!choice || (choice.setting.kind !== 'redis' && choice.setting.kind !== 'memcached')) return choice;
-  return { ...choice, setting: { ...choice.setting, blogId } };
 }

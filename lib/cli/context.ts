@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { Logger } from '../logger';
 import { OpenedSite, openSite } from '../boot';
 import { seedDemoSite } from '../demo/seed';
-import { SiteConfig, loadServerConfig } from '../wp/config';
+import { SiteConfig, configOfBlog, loadServerConfig } from '../wp/config';
 
 /** Anything text can be written to (a process stream, or a buffer in tests). */
 export interface Writer {
@@ -24,6 +24,8 @@ export interface CliContext {
   stdin?: Readable & { isTTY?: boolean };
   /** Stops `serve` when aborted (tests); without it `serve` stops on SIGINT or SIGTERM. */
   signal?: AbortSignal;
+  /** The blog of the network `--url` named (site-address.ts); it wins over WP_BLOG_ID. */
+  blogId?: number;
 }
 
 /** Prints a line on stdout. */
@@ -57,13 +59,13 @@ export interface OpenOptions {
 }
 
 /**
- * Opens the configured site as the server would, and seeds the demo site when this call created the
- * embedded default database. Every command goes through here, so whichever command runs first on a
- * fresh checkout, the embedded site ends up with the demo content.
+ * Opens the configured site as the server would (the blog `--url` named, if any), and seeds the demo
+ * site when this call created the embedded default database. Every command goes through here, so
+ * whichever command runs first on a fresh checkout, the embedded site ends up with the demo content.
  */
 export async function openConfiguredSite(ctx: CliContext, config: SiteConfig, options: OpenOptions): Promise<OpenedSite> {
   const siteUrl = options.siteUrl ?? defaultSiteUrl(ctx);
-  const opened = await openSite(config, { logger: options.logger, siteUrl });
+  const opened = await openSite(ctx.blogId === undefined ? config : configOfBlog(config, ctx.blogId), { logger: options.logger, siteUrl });
   if (config.seedDemo && opened.installed) {
     try {
       await seedDemoSite(opened.site);

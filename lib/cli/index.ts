@@ -14,6 +14,7 @@ import { MAILBOX_HELP, mailboxCommand } from './mailbox';
 import { DB_HELP, dbCommand } from './db';
 import { DOC_HELP, docCommand } from './doc';
 import { OPTION_HELP, optionCommand } from './option';
+import { NETWORK_HELP, networkCommand } from './network';
 import { NGINX_HELP, nginxCommand } from './nginx';
 import { PROXY_HELP, proxyCommand } from './proxy';
 import { REPLAY_HELP, replayCommand } from './replay';
@@ -22,6 +23,7 @@ import { SERVE_HELP, serveCommand } from './serve';
 import { SHADOW_HELP, shadowCommand } from './shadow';
 import { SITE_HELP, siteCommand } from './site';
 import { USER_HELP, userCommand } from './user';
+import { blogAt, takeSiteAddress } from './site-address';
 import { understudyVersion } from './version';
 
 export const HELP = `usage: understudy <command> [<args>]
@@ -35,6 +37,7 @@ Commands:
   mailbox   Add, list, change mailboxes and rotate their token or relay secret.
   mail      List what became of accepted mail, ignored mail included: mail receipts.
   site      Create, list, show, change, delete connected sites and rotate their key.
+  network   The WordPress network's own sites (multisite): network sites.
   changelog List and create product changelogs, and sync them from their source.
   chat      Test the chat assistant's model (chat test); learn the docs it answers from (chat learn).
   replay    Replay a capture (HAR or JSON) against a site and compare the answers.
@@ -47,6 +50,9 @@ Commands:
   help      Show this help, or a command's: understudy help <command>.
 
 Global: --version prints Understudy's version. Commands that print data take --format=json (or --json).
+--url=<site address> (before or after the command name) acts on that site of a WordPress network,
+as WP-CLI's --url does: understudy --url=example.com/two/ option get blogname. It wins over WP_BLOG_ID;
+the address must be a site's own ('understudy network sites' lists them); on a single site it is an error.
 
 The site is found as the server finds it: WP_CONFIG_PATH, then DB_* variables or DATABASE_URL,
 else the embedded SQLite site in ./data (created with the demo site on first use).
@@ -55,6 +61,8 @@ else the embedded SQLite site in ./data (created with the demo site on first use
 interface Command {
   help: string;
   run(ctx: CliContext, argv: string[]): Promise<number>;
+  /** `site: 'none'`: the command opens no site, so `--url` has nothing to choose; `'own-url'`: it has a `--url` of its own. */
+  site?: 'none' | 'own-url';
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -66,11 +74,12 @@ const COMMANDS: Record<string, Command> = {
   mailbox: { help: MAILBOX_HELP, run: mailboxCommand },
   mail: { help: MAIL_HELP, run: mailCommand },
   site: { help: SITE_HELP, run: siteCommand },
-  changelog: { help: CHANGELOG_HELP, run: changelogCommand },
+  network: { help: NETWORK_HELP, run: networkCommand, site: 'none' },
+  changelog: { help: CHANGELOG_HELP, run: changelogCommand, site: 'own-url' },
   chat: { help: CHAT_HELP, run: chatCommand },
-  replay: { help: REPLAY_HELP, run: replayCommand },
+  replay: { help: REPLAY_HELP, run: replayCommand, site: 'none' },
   proxy: { help: PROXY_HELP, run: proxyCommand },
-  nginx: { help: NGINX_HELP, run: nginxCommand },
+  nginx: { help: NGINX_HELP, run: nginxCommand, site: 'none' },
   shadow: { help: SHADOW_HELP, run: shadowCommand },
   db: { help: DB_HELP, run: dbCommand },
   doc: { help: DOC_HELP, run: docCommand },
@@ -99,7 +108,8 @@ export async function runCli(argv: readonly string[], options: RunCliOptions = {
     signal: options.signal,
   };
   try {
-    const [name, ...rest] = argv;
+    const leading = takeSiteAddress(argv, true);
+    const [name, ...rest] = leading.argv;
     if (name === undefined || name === 'help' || name === '--help') return showHelp(ctx, name === 'help' ? rest[0] : undefined);
     if (name === '--version') {
       ctx.stdout.write(`Understudy ${understudyVersion()}\n`);
@@ -108,7 +118,11 @@ export async function runCli(argv: readonly string[], options: RunCliOptions = {
     const command = COMMANDS[name];
     if (!command) throw new CliError(`'${name}' is not a registered understudy command. See 'understudy help' for available commands.`);
     if (asksForHelp(rest)) return showHelp(ctx, name);
-    return await command.run(ctx, rest);
+    const own = command.site === 'own-url' ? { argv: rest } : takeSiteAddress(rest);
+    const address = own.address ?? leading.address;
+    if (address === undefined) return await command.run(ctx, own.argv);
+    if (command.site === 'none') throw new CliError(`understudy ${name} opens no site: --url has nothing to choose`);
+    return await command.run({ ...ctx, blogId: await blogAt(ctx, address) }, own.argv);
   } catch (err) {
     ctx.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;

@@ -55,7 +55,8 @@ export function loadNetworkSettings(env: Record<string, string | undefined>): Ne
 export async function startNetworkServer(
   ctx: CliContext, config: OpenedNetwork['config'], server: ServerConfig, limits: HttpLimits, logger: Logger, runtime: RuntimeOptions, options: ServeOptions = {},
 ): Promise<RunningServer> {
-  const seen = await observe(ctx, runtime, logger);
+  let pool: SitePool<OpenSite> | null = null;
+  const seen = await observe(ctx, runtime, logger, { openSites: () => pool?.openSites().length ?? 0 });
   let handler: RequestHandler | null = null;
   const httpServer = createHttpServer(limits, frontDoor(seen.door, () => handler), logger, seen.door.trustedProxies);
   const { drain } = trackConnections(httpServer);
@@ -63,21 +64,24 @@ export async function startNetworkServer(
   const url = `http://${displayHost(server.host)}:${(httpServer.address() as AddressInfo).port}`;
   const network = openNetwork(config, {});
   const settings = loadNetworkSettings(ctx.env);
-  const pool = sitePool(network, logger, runtime, settings);
+  const sites = sitePool(network, logger, runtime, settings);
+  pool = sites;
   let main;
   try {
-    main = await pool.lease(config.blogId);
+    main = await sites.lease(config.blogId);
   } catch (err) {
-    await pool.close();
+    await sites.close();
     await network.close();
     await closeServer(httpServer);
     throw err;
   }
   const site = main.opened.site;
+  // The main site warms at start, as a single site's server does.
+  main.opened.visited();
   seen.setSite(site);
-  handler = createNetworkHandler(network.sites, pool, logger);
+  handler = createNetworkHandler(network.sites, sites, logger);
   const queues = watchNetworkQueues({
-    db: network.db, networkId: (await new MultisiteStore(network.db).networkOfBlog(config.blogId))?.id ?? 1, pool, clock: site.clock, logger, schedules: SCHEDULES, everyMs: settings.jobsEveryMs,
+    db: network.db, networkId: (await new MultisiteStore(network.db).networkOfBlog(config.blogId))?.id ?? 1, pool: sites, clock: site.clock, logger, schedules: SCHEDULES, everyMs: settings.jobsEveryMs,
   });
   await checkAtStartup(site, logger);
   seen.health.ready(readinessChecks(site, { warm: options.readyWhenWarm }), degradations(site));
@@ -89,7 +93,7 @@ export async function startNetworkServer(
       await drain(runtime.shutdownTimeoutMs);
       await queues.stop();
       main.release();
-      await pool.close();
+      await sites.close();
       if (seen.metricsServer) await closeServer(seen.metricsServer);
       await network.close();
       await seen.door.log?.flush();
@@ -120,7 +124,7 @@ function sitePool(network: OpenedNetwork, logger: Logger, runtime: RuntimeOption
   });
 }
 
-/** Whether `serve` answers the whole network: MULTISITE on and no WP_BLOG_ID. */
-export function servesNetwork(config: SiteConfig): config is OpenedNetwork['config'] {
-  return config.network !== undefined;
+/** Whether `serve` answers the whole network: MULTISITE on, and no site named (WP_BLOG_ID, `--url`). */
+export function servesNetwork(config: SiteConfig, ctx: CliContext): config is OpenedNetwork['config'] {
+  return config.network !== undefined && !config.blogChosen && ctx.blogId === undefined;
 }

@@ -59,7 +59,7 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   warnAboutForwardedProto(ctx, config, runtime, logger);
   if (workers.count > 1 && workers.primary) return runCluster(ctx, config, server, runtime, workers.count, logger);
   const readyWhenWarm = booleanSetting('--ready-when-warm (READY_WHEN_WARM)', args.flags['ready-when-warm'] ?? ctx.env.READY_WHEN_WARM);
-  const running = servesNetwork(config)
+  const running = servesNetwork(config, ctx)
     ? await startNetworkServer(ctx, config, server, limits, logger, runtime, { readyWhenWarm })
     : await startServer(ctx, config, server, limits, logger, runtime, { readyWhenWarm });
   logger.info(`Understudy is serving ${config.description} at ${running.url}`);

@@ -72,7 +72,7 @@ function record(options: FrontDoorOptions, req: IncomingMessage, res: ServerResp
   const notes = notesOf(res);
   const route = routeLabel(req, notes.route);
   const method = req.method ?? 'GET';
-  options.metrics?.observe(route, method, res.statusCode, seconds);
+  options.metrics?.observe(route, method, res.statusCode, seconds, notes.blogId);
   options.log?.({
     request_id: requestId, method, route, path, ...(notes.blogId !== undefined ? { blog_id: notes.blogId } : {}), status: res.statusCode,
     duration_ms: Math.round(seconds * 10_000) / 10, user_id: notes.userId ?? 0, ip: clientIp(req),

@@ -3,7 +3,8 @@
  * their latency, and, read at scrape time, the job queue (depth, oldest due job, failed deliveries),
  * the caches' reloads, PHP's persistent object cache (its kind and state, the invalidations' outcomes)
  * and the proxy's shadow comparisons. Served only on a separate loopback port or behind a token
- * (front-door.ts), never publicly. Queue figures are the whole site's (the table is shared), so
+ * (front-door.ts), never publicly. A process serving a whole network also counts requests per site and
+ * the sites it holds open. Queue figures are the whole site's (the table is shared), so
  * under `--workers` they are aggregated with `max`, not summed.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -17,6 +18,8 @@ export interface MetricSources {
   site(): Site | null;
   /** The proxy's shadow counters, when this process is a proxy. */
   shadow?(): ShadowStatus | null;
+  /** How many sites of the network are open, when this process serves a whole network. */
+  openSites?(): number;
 }
 
 /** Upper bounds in seconds: REST answers take milliseconds; uploads and slow databases take seconds. */
@@ -26,6 +29,8 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'route' | 'method' | 'status'>;
   private readonly latency: Histogram<'route' | 'method'>;
+  /** Per site of a network: a series per site in use, rather than per route and status. */
+  private readonly siteRequests: Counter<'blog_id'>;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -38,6 +43,17 @@ export class Metrics {
       name: 'understudy_http_request_duration_seconds', help: 'Time from a request\'s arrival to the end of its answer, by route pattern.',
       labelNames: ['route', 'method'], buckets: LATENCY_BUCKETS, registers,
     });
+    this.siteRequests = new Counter({
+      name: 'understudy_network_site_requests_total', help: 'HTTP requests answered for each site of the network this process serves, by blog ID.',
+      labelNames: ['blog_id'], registers,
+    });
+    if (sources.openSites) {
+      const openSites = sources.openSites;
+      new Gauge({
+        name: 'understudy_network_open_sites', help: 'Sites of the network open in this process (opened on first use, let go when idle).', registers,
+        collect() { this.set(openSites()); },
+      });
+    }
     this.jobGauges(sources, registers);
     this.objectCacheMetrics(sources, registers);
     if (sources.shadow) this.shadowGauges(sources.shadow, registers);
@@ -51,9 +67,11 @@ export class Metrics {
     });
   }
 
-  observe(route: string, method: string, status: number, seconds: number): void {
+  /** One answer; `blogId`: the site of a network it was for. */
+  observe(route: string, method: string, status: number, seconds: number, blogId?: number): void {
     this.requests.inc({ route, method, status: String(status) });
     this.latency.observe({ route, method }, seconds);
+    if (blogId !== undefined) this.siteRequests.inc({ blog_id: String(blogId) });
   }
 
   private jobGauges(sources: MetricSources, registers: Registry[]): void {

@@ -11,9 +11,15 @@
  *   does, answers Understudy's actions and passes every other action on to PHP (its --upstream).
  * The proxy applies the same routing file to everything it gets, so a coarse location here (a whole
  * namespace holding a `pass` route) never sends a request to the wrong side.
+ * For a network (`network`, nginx-network.ts) the same routes under every site's path, with
+ * server_name for every site's domain. They are found by a map and an `if`, not by locations:
+ * WordPress's nginx rules for subdirectory networks rewrite `/two/wp-admin/…` to `/wp-admin/…` (and
+ * `/two/index.php/wp-json/…` to `/index.php`) before locations are chosen, and Understudy must get
+ * the URI as the visitor sent it to find the site.
  */
 import type { Surface } from '../app';
 import { readableRoute } from '../wp/rest/readable-route';
+import type { NetworkRouting } from './nginx-network';
 import type { Routing } from './routing';
 
 export interface NginxOptions {
@@ -21,6 +27,8 @@ export interface NginxOptions {
   understudy: string;
   /** The routing file's name, for the header comment. */
   routesLabel: string;
+  /** A WordPress network: its server names and the path before each site's routes. */
+  network?: NetworkRouting;
 }
 
 export interface NginxConfig {
@@ -36,7 +44,7 @@ const CORE_NAMESPACE = /^(wp\/|wp-|oembed\/)/;
 export function nginxConfig(surface: Surface, routing: Routing, options: NginxOptions): NginxConfig {
   const { namespaces, routes } = whatGoesToUnderstudy(surface, routing);
   if (hasControlCharacters(options.routesLabel)) throw new Error(`The routing file's name cannot hold control characters, got ${JSON.stringify(options.routesLabel)}`);
-  return { http: httpPart(options), server: serverPart(namespaces, routes) };
+  return { http: httpPart(options, options.network ? siteRouteMap(namespaces, routes, options.network) : []), server: serverPart(namespaces, routes, options.network) };
 }
 
 /** Namespaces sent whole, and single routes (of core namespaces) sent one by one. */
@@ -53,7 +61,7 @@ export function whatGoesToUnderstudy(surface: Surface, routing: Routing): { name
   return { namespaces, routes };
 }
 
-function httpPart(options: NginxOptions): string {
+function httpPart(options: NginxOptions, siteRoutes: string[]): string {
   return [
     `# understudy nginx: the http {} part (routing: ${options.routesLabel}).`,
     '# Understudy runs as `understudy proxy --upstream=<the PHP site> --trusted-proxies=<this nginx>`.',
@@ -87,17 +95,21 @@ function httpPart(options: NginxOptions): string {
     '}',
     'map "$understudy_raw_path_odd:$uri" $understudy_odd_rest_path {',
     '    default 0;',
-    '    "~*^1:/+(?:index.php/+)?wp-json(?:/|$)" 1;',
+    `    "~*^1:${options.network?.sitePath ?? ''}/+(?:index.php/+)?wp-json(?:/|$)" 1;`,
     '}',
     '',
+    ...siteRoutes,
   ].join('\n');
 }
 
-function serverPart(namespaces: string[], routes: string[]): string {
+function serverPart(namespaces: string[], routes: string[], network: NetworkRouting | undefined): string {
   const pass = ['proxy_pass http://understudy;', ...PROXY_PARAMS].map((line) => `    ${line}`);
   const lines = [
     '# understudy nginx: the server {} part. Include it in the site\'s server block, before its own',
-    '# locations (an exact or regex location here must be seen before `location ~ \\.php$`).',
+    network
+      ? '# locations and rewrites (its `if` must run before a rewrite of `/<site>/wp-…` to `/wp-…`).'
+      : '# locations (an exact or regex location here must be seen before `location ~ \\.php$`).',
+    ...(network ? ['# A WordPress network: every site\'s domain.', `server_name ${network.serverNames.join(' ')};`] : []),
     '',
     '# Requests whose REST route only the proxy can read (see the maps), on whatever path they come.',
     'error_page 418 = @understudy;',
@@ -110,9 +122,19 @@ function serverPart(namespaces: string[], routes: string[]): string {
     'if ($understudy_odd_rest_path) {',
     '    return 418;',
     '}',
+    ...(network ? ['# Every site\'s routes and admin-ajax.php (the map $understudy_site_route).', 'if ($understudy_site_route) {', '    return 418;', '}'] : []),
     'location @understudy {',
     ...pass,
     '}',
+  ];
+  if (!network) lines.push(...siteLocations(namespaces, routes, pass));
+  lines.push('');
+  return lines.join('\n');
+}
+
+/** A single site's locations: admin-ajax.php, then the namespaces and single routes. */
+function siteLocations(namespaces: string[], routes: string[], pass: string[]): string[] {
+  const lines = [
     '',
     '# admin-ajax.php: the proxy reads the action and passes the ones Understudy does not answer to PHP.',
     'location = /wp-admin/admin-ajax.php {',
@@ -120,13 +142,39 @@ function serverPart(namespaces: string[], routes: string[]): string {
     '}',
   ];
   for (const ns of namespaces) {
-    lines.push('', `# The ${ns} namespace.`, `location ~* ^/(?:index\\.php/)?wp-json/${ns.split('/').map(escapeRegex).join('/')}(?:/|$) {`, ...pass, '}');
+    lines.push('', `# The ${ns} namespace.`, `location ~* ${namespaceRegex('', ns)} {`, ...pass, '}');
   }
   for (const route of routes) {
-    lines.push('', `# ${route} (named in the routing file).`, `location ~* ^/(?:index\\.php/)?wp-json${routeRegex(route)}/?$ {`, ...pass, '}');
+    lines.push('', `# ${route} (named in the routing file).`, `location ~* ${singleRouteRegex('', route)} {`, ...pass, '}');
   }
-  lines.push('');
-  return lines.join('\n');
+  return lines;
+}
+
+/**
+ * A network's routes as one map over `$uri`, read by an `if` before the site's own rewrites (which
+ * turn `/two/wp-json/…` into `/wp-json/…` before locations are chosen): every site's admin-ajax.php,
+ * namespaces and single routes, under `sitePath`. The request then goes to Understudy as sent.
+ */
+function siteRouteMap(namespaces: string[], routes: string[], network: NetworkRouting): string[] {
+  return [
+    '# Every site\'s admin-ajax.php (the proxy reads the action), namespaces and single routes, under',
+    '# the site\'s path: the sites of a network.',
+    'map $uri $understudy_site_route {',
+    '    default 0;',
+    `    "~^${network.sitePath}/wp-admin/admin-ajax\\.php$" 1;`,
+    ...namespaces.map((ns) => `    "~*${namespaceRegex(network.sitePath, ns)}" 1;`),
+    ...routes.map((route) => `    "~*${singleRouteRegex(network.sitePath, route)}" 1;`),
+    '}',
+    '',
+  ];
+}
+
+function namespaceRegex(sitePath: string, ns: string): string {
+  return `^${sitePath}/(?:index\\.php/)?wp-json/${ns.split('/').map(escapeRegex).join('/')}(?:/|$)`;
+}
+
+function singleRouteRegex(sitePath: string, route: string): string {
+  return `^${sitePath}/(?:index\\.php/)?wp-json${routeRegex(route)}/?$`;
 }
 
 /** `rest_route` as a regex over the raw query: each letter as itself or %XX, `_` also as PHP's `.`, space or `[`. */

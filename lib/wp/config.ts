@@ -31,11 +31,13 @@ export interface SiteConfig {
   db: DbTarget;
   tablePrefix: string;
   multisite: boolean;
-  /** WP_BLOG_ID; on a network served whole, its main site (BLOG_ID_CURRENT_SITE, else 1). */
+  /** WP_BLOG_ID; without it, on a network, its main site (BLOG_ID_CURRENT_SITE, else 1). */
   blogId: number;
+  /** WP_BLOG_ID named the site: a process of one site of the network, not of the whole network. */
+  blogChosen?: boolean;
   /**
-   * Set when this process serves the whole network (MULTISITE on and no WP_BLOG_ID): how it is
-   * installed, from wp-config.php's constants or the environment's variables of the same names.
+   * On a network (MULTISITE): how it is installed, from wp-config.php's constants or the environment's
+   * variables of the same names (SUBDOMAIN_INSTALL, DOMAIN_CURRENT_SITE, PATH_CURRENT_SITE, …).
    */
   network?: NetworkInstall;
   salts: SaltConstants;
@@ -68,11 +70,12 @@ type Env = Record<string, string | undefined>;
 /** Resolves the site configuration from the environment (see the module comment for the order). */
 export function loadSiteConfig(env: Env = process.env, cwd: string = process.cwd()): SiteConfig {
   const { config, wpConfig } = resolveSite(env, cwd);
-  const network = config.multisite && env.WP_BLOG_ID === undefined ? networkInstallOf(wpConfig ?? networkConstantsOf(env)) : undefined;
-  const blogId = network?.current?.mainSiteId ?? config.blogId;
+  const network = config.multisite ? networkInstallOf(wpConfig ?? networkConstantsOf(env)) : undefined;
+  const blogChosen = env.WP_BLOG_ID !== undefined;
+  const blogId = blogChosen ? config.blogId : network?.current?.mainSiteId ?? config.blogId;
   const { tablePrefix, multisite } = config;
   return {
-    ...config, blogId, ...(network ? { network } : {}), ...(wpConfig ? cookieConfigOfWpConfig(wpConfig) : cookieConfigOfEnv(env)),
+    ...config, blogId, ...(network ? { network } : {}), ...(blogChosen ? { blogChosen } : {}), ...(wpConfig ? cookieConfigOfWpConfig(wpConfig) : cookieConfigOfEnv(env)),
     uploadsDir: path.resolve(cwd, env.UPLOADS_DIR || path.join(config.dataDir, 'uploads')), smtpUrl: smtpUrlOf(env.SMTP_URL),
     outgoingAllow: parseOutgoingAllow(env.OUTGOING_ALLOW),
     objectCache: chooseObjectCache({ wpConfig, site: { tablePrefix, blogId, multisite }, setting: env.OBJECT_CACHE, onUncovered: env.OBJECT_CACHE_UNKNOWN }),
@@ -85,6 +88,13 @@ function networkConstantsOf(env: Env): Pick<WpConfigFile, 'constants' | 'file'> 
   const constants: WpConfigFile['constants'] = {};
   for (const name of names) if (env[name] !== undefined) constants[name] = name === 'SUBDOMAIN_INSTALL' ? isTruthy(env[name]) : env[name] as string;
   return { constants, file: 'the environment' };
+}
+
+/** The configuration of one blog of the network: its tables, and the object cache keys PHP gives it. */
+export function configOfBlog(config: SiteConfig, blogId: number): SiteConfig {
+  const cache = config.objectCache;
+  const setting = cache?.setting.kind === 'redis' || cache?.setting.kind === 'memcached' ? { ...cache.setting, blogId, multisite: true } : undefined;
+  return { ...config, multisite: true, blogId, blogChosen: true, ...(cache && setting ? { objectCache: { ...cache, setting } } : {}) };
 }
 
 function smtpUrlOf(value: string | undefined): string | undefined {

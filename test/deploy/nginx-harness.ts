@@ -37,8 +37,12 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts nginx on 127.0.0.1 with TLS; `http` and `server` are the generated parts, `site` the site's own locations. */
-export async function startNginx(binary: string, parts: { http: string; server: string; site: string }): Promise<RunningNginx> {
+/**
+ * Starts nginx on 127.0.0.1 with TLS; `http` and `server` are the generated parts, `site` the site's
+ * own locations. `fallback`: the body of a default server on the same port, answering for every
+ * host the site's server_name does not list.
+ */
+export async function startNginx(binary: string, parts: { http: string; server: string; site: string; fallback?: string }): Promise<RunningNginx> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-nginx-'));
   fs.chmodSync(dir, 0o755);
   execFileSync('openssl', [
@@ -67,6 +71,12 @@ ${indent(parts.http, 2)}
 ${indent(parts.server, 4)}
 ${indent(parts.site, 4)}
   }
+${parts.fallback === undefined ? '' : `  server {
+    listen 127.0.0.1:${port} ssl default_server;
+    ssl_certificate ${path.join(dir, 'cert.pem')};
+    ssl_certificate_key ${path.join(dir, 'key.pem')};
+${indent(parts.fallback, 4)}
+  }`}
 }
 `;
   fs.writeFileSync(path.join(dir, 'nginx.conf'), conf);

@@ -38,7 +38,7 @@ describe('serve: a whole network in one process', function () {
     });
     server = await startServe(['serve', '--port=0'], envFor(net.scratch.target, {
       ...(ORACLE_SALTS as Record<string, string>), MULTISITE: '1', DOMAIN_CURRENT_SITE: HOST, PATH_CURRENT_SITE: '/', LOG_FORMAT: 'json',
-      NETWORK_SITE_IDLE_SECONDS: '1', UNDERSTUDY_DATA_DIR: net.config.dataDir,
+      NETWORK_SITE_IDLE_SECONDS: '1', UNDERSTUDY_DATA_DIR: net.config.dataDir, METRICS_TOKEN: 'network-metrics-token',
     }));
   });
 
@@ -115,6 +115,13 @@ describe('serve: a whole network in one process', function () {
     await eventually(async () => requestRecords(server.stderr.text()).some((r) => r.path === '/three/wp-json/'), 5_000);
     const record = requestRecords(server.stderr.text()).find((r) => r.path === '/three/wp-json/');
     assert.equal(record?.blog_id, 3);
+  });
+
+  it('counts requests per site and the sites open in its metrics', async () => {
+    await get('/three/wp-json/');
+    const metrics = await get('/-/metrics', { authorization: 'Bearer network-metrics-token' });
+    assert.match(metrics.text, /^understudy_network_site_requests_total\{blog_id="3"\} [1-9]/m);
+    assert.match(metrics.text, /^understudy_network_open_sites [1-9]/m);
   });
 
   it('lets an idle site go and opens it again when asked for', async () => {

@@ -61,6 +61,29 @@ export class MultisiteStore {
     return rows.map((row) => Number(row.blog_id));
   }
 
+  /** Whether the database holds WordPress's network tables (`{prefix}blogs` stands for the three). */
+  hasNetworkTables(): Promise<boolean> {
+    return this.db.knex.schema.hasTable(`${this.prefix}blogs`);
+  }
+
+  /** Every network in `{prefix}site` with its options, by ID (for tools: `understudy nginx --network`). */
+  async networks(): Promise<Network[]> {
+    const p = this.prefix;
+    const rows = await this.db.knex.raw(
+      `SELECT s.id, s.domain, s.path, m.meta_key, m.meta_value FROM ${p}site s
+       LEFT JOIN ${p}sitemeta m ON m.site_id = s.id AND m.meta_key IN (?, ?) ORDER BY s.id, m.meta_id`,
+      NETWORK_META,
+    );
+    return networksFrom(this.rowsOf(rows));
+  }
+
+  /** Every site of every network in `{prefix}blogs`, by blog ID (for tools: `understudy network sites`). */
+  async sites(): Promise<NetworkSite[]> {
+    const rows = await this.db.knex(`${this.prefix}blogs`).orderBy('blog_id')
+      .select({ id: 'blog_id', network_id: 'site_id' }, 'domain', 'path', 'public', 'archived', 'mature', 'spam', 'deleted');
+    return rows.map(siteFrom);
+  }
+
   /** knex.raw answers [rows, fields] on MySQL and rows on SQLite. */
   private rowsOf(result: unknown): Array<Record<string, unknown>> {
     return (this.db.dialect === 'mysql' ? (result as unknown[])[0] : result) as Array<Record<string, unknown>>;
