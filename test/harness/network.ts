@@ -5,6 +5,7 @@
  * Understudy process (`serve` with MULTISITE on and no WP_BLOG_ID), as a network's visitors reach it.
  * Users sign in by cookie and REST nonce, minted as WordPress mints them (the network's cookie names).
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -13,10 +14,11 @@ import { OpenedNetwork, openNetwork, openSiteOfNetwork } from '../../lib/boot';
 import { memoryLogger } from '../../lib/logger';
 import { createSession, generateAuthCookie } from '../../lib/wp/auth/cookies';
 import { createNonce } from '../../lib/wp/auth/nonces';
-import { systemClock } from '../../lib/wp/clock';
+import { Clock, systemClock } from '../../lib/wp/clock';
 import { installCoreTablesIfMissing } from '../../lib/wp/db/migrate';
 import { Tables } from '../../lib/wp/db/tables';
 import { installSite } from '../../lib/wp/install';
+import { normalizeApplicationPassword, wpFastHash } from '../../lib/wp/passwords';
 import { NetworkInstall } from '../../lib/wp/multisite/lookup';
 import { serialize } from '../../lib/wp/php';
 import { Site } from '../../lib/wp/site';
@@ -51,16 +53,16 @@ export interface TestNetwork {
   users: Record<string, number>;
   /** The `Site` of each blog over the network's pool, for arranging rows. */
   site(blogId: number): Promise<Site>;
-  /**
-   * A cookie header and REST nonce for `login`, as wp-login.php and wp_create_nonce('wp_rest') make them;
-   * one session a user (a new one written while the server holds the user cached shows up only after
-   * the cache's freshness bound, as one PHP writes does).
-   */
+  /** A cookie header and REST nonce for `login`, as wp-login.php and wp_create_nonce('wp_rest') make them. */
   signIn(login: string): Promise<SignedIn>;
+  /** An `Authorization` header with `login`'s application password (one each, made as WordPress 6.8 stores them). */
+  basicAuth(login: string): string;
   close(): Promise<void>;
 }
 
 const PASSWORD = 'network-password-1';
+/** Every user's application password, in WordPress's chunked display form. */
+const APP_PASSWORD = 'abcd EFGH ijkl MNOP qrst UVWX';
 
 export async function buildNetwork(spec: NetworkSpec): Promise<TestNetwork> {
   const scratch = await scratchDatabase();
@@ -80,7 +82,11 @@ export async function buildNetwork(spec: NetworkSpec): Promise<TestNetwork> {
   };
   await createNetworkTables(network.db.knex, 'wp_', dialect);
   await insertNetwork(network.db.knex, 'wp_', { id: 1, domain: spec.domain, path: '/' });
-  await network.db.knex('wp_sitemeta').insert({ site_id: 1, meta_key: 'site_admins', meta_value: serialize(spec.superAdmins) });
+  await network.db.knex('wp_sitemeta').insert([
+    { site_id: 1, meta_key: 'site_admins', meta_value: serialize(spec.superAdmins) },
+    // WordPress notes the first application password made on the network (each user below has one).
+    { site_id: 1, meta_key: 'using_application_passwords', meta_value: '1' },
+  ]);
   for (const blog of spec.blogs) {
     await insertBlog(network.db.knex, 'wp_', blog);
     await installCoreTablesIfMissing({ ...network.db, tables: new Tables({ prefix: 'wp_', blogId: blog.blogId, multisite: true }) });
@@ -90,30 +96,26 @@ export async function buildNetwork(spec: NetworkSpec): Promise<TestNetwork> {
   for (const user of spec.users) {
     const [first, ...others] = Object.entries(user.roles);
     users[user.login] = await insertUser(await site(Number(first?.[0] ?? 1)), { login: user.login, email: `${user.login}@example.test`, role: first?.[1] ?? 'subscriber' }, PASSWORD);
+    await network.db.knex('wp_usermeta').insert({ user_id: users[user.login], meta_key: '_application_passwords', meta_value: serialize([
+      { uuid: randomUUID(), app_id: '', name: 'network tests', password: wpFastHash(normalizeApplicationPassword(APP_PASSWORD)), created: 1_790_000_000, last_used: null, last_ip: null },
+    ]) });
     for (const [blogId, role] of others) {
       const tables = (await site(Number(blogId))).db.tables;
       await network.db.knex(tables.usermeta).insert({ user_id: users[user.login], meta_key: tables.capabilitiesKey, meta_value: serialize({ [role]: true }) });
     }
   }
-  const sessions = new Map<string, Promise<SignedIn>>();
-  const signIn = async (login: string): Promise<SignedIn> => {
-    const main = await site(1);
-    const user = await main.users.byId(users[login] ?? 0);
-    if (!user) throw new Error(`no user ${login}`);
-    const expiration = clock.now() / 1000 + 86_400;
-    const token = await createSession(main.users, user, expiration, clock.now() / 1000);
-    const fresh = await main.users.byId(user.ID);
-    const names = await main.cookieNames();
-    const value = await generateAuthCookie(main.salts, fresh ?? user, expiration, token, 'logged_in');
-    const nonce = await createNonce({ salts: main.salts, clock }, 'wp_rest', user.ID, token);
-    return { cookie: `${names.loggedIn}=${encodeURIComponent(value)}`, nonce };
-  };
+  // Each user signs in once, before any server reads them (a session written later shows up only after
+  // the server's freshness bound, as one PHP writes does).
+  const sessions = new Map<string, SignedIn>();
+  for (const login of Object.keys(users)) sessions.set(login, await mintSignIn(await site(1), users[login] as number, clock));
   return {
     config, scratch, users, site,
-    signIn(login) {
-      if (!sessions.has(login)) sessions.set(login, signIn(login));
-      return sessions.get(login) as Promise<SignedIn>;
+    async signIn(login) {
+      const found = sessions.get(login);
+      if (!found) throw new Error(`no user ${login}`);
+      return found;
     },
+    basicAuth: (login) => `Basic ${Buffer.from(`${login}:${APP_PASSWORD}`).toString('base64')}`,
     async close() {
       for (const opened of sites.values()) await opened.close();
       await network.close();
@@ -121,6 +123,18 @@ export async function buildNetwork(spec: NetworkSpec): Promise<TestNetwork> {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A session for the user, its logged-in cookie and a REST nonce, as wp-login.php and wp_create_nonce('wp_rest') make them. */
+async function mintSignIn(main: Site, userId: number, clock: Clock): Promise<SignedIn> {
+  const user = await main.users.byId(userId);
+  if (!user) throw new Error(`no user ${userId}`);
+  const expiration = clock.now() / 1000 + 86_400;
+  const token = await createSession(main.users, user, expiration, clock.now() / 1000);
+  const signed = await main.users.byId(userId);
+  const value = await generateAuthCookie(main.salts, signed ?? user, expiration, token, 'logged_in');
+  const nonce = await createNonce({ salts: main.salts, clock }, 'wp_rest', userId, token);
+  return { cookie: `${(await main.cookieNames()).loggedIn}=${encodeURIComponent(value)}`, nonce };
 }
 
 export interface NetworkAnswer {

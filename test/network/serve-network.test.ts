@@ -37,7 +37,7 @@ describe('serve: a whole network in one process', function () {
       superAdmins: ['boss'],
     });
     server = await startServe(['serve', '--port=0'], envFor(net.scratch.target, {
-      ...(ORACLE_SALTS as Record<string, string>), MULTISITE: '1', DOMAIN_CURRENT_SITE: HOST, PATH_CURRENT_SITE: '/', LOG_FORMAT: 'json',
+      ...(ORACLE_SALTS as Record<string, string>), MULTISITE: '1', DOMAIN_CURRENT_SITE: HOST, PATH_CURRENT_SITE: '/', LOG_FORMAT: 'json', WP_ENVIRONMENT_TYPE: 'local',
       NETWORK_SITE_IDLE_SECONDS: '1', UNDERSTUDY_DATA_DIR: net.config.dataDir, METRICS_TOKEN: 'network-metrics-token',
     }));
   });
@@ -70,6 +70,14 @@ describe('serve: a whole network in one process', function () {
       assert.equal(me.status, 200, `${path}: ${me.text}`);
       assert.equal((JSON.parse(me.text) as { id: number; link: string }).id, net.users.customer2);
       assert.ok((JSON.parse(me.text) as { link: string }).link.startsWith(`${home}/`), me.text);
+    }
+  });
+
+  it('accepts an application password on every site: it is the user\'s, network-wide', async () => {
+    for (const path of ['', '/two', '/three']) {
+      const me = await get(`${path}/wp-json/wp/v2/users/me`, { authorization: net.basicAuth('agent2') });
+      assert.equal(me.status, 200, `${path}: ${me.text}`);
+      assert.equal((JSON.parse(me.text) as { id: number }).id, net.users.agent2);
     }
   });
 
