@@ -10,7 +10,7 @@ import { openNetwork, openSiteOfNetwork, OpenedNetwork } from '../boot';
 import { JobWorker } from '../jobs/worker';
 import { Logger } from '../logger';
 import { ServedSite, createNetworkHandler } from '../network-app';
-import { RequestHandler, frontDoor } from '../observability/front-door';
+import { frontDoor } from '../observability/front-door';
 import { warmUpSupportDesk } from '../support/warm-up';
 import { ServerConfig, SiteConfig } from '../wp/config';
 import { SitePool } from '../wp/multisite/site-pool';
@@ -52,41 +52,38 @@ export function loadNetworkSettings(env: Record<string, string | undefined>): Ne
   };
 }
 
+/**
+ * Opens the network and its main site, then listens (a network is never created here, so there is no
+ * address to learn first; a worker of `--workers` listens only once it can answer).
+ */
 export async function startNetworkServer(
   ctx: CliContext, config: OpenedNetwork['config'], server: ServerConfig, limits: HttpLimits, logger: Logger, runtime: RuntimeOptions, options: ServeOptions = {},
 ): Promise<RunningServer> {
-  let pool: SitePool<OpenSite> | null = null;
-  const seen = await observe(ctx, runtime, logger, { openSites: () => pool?.openSites().length ?? 0 });
-  let handler: RequestHandler | null = null;
-  const httpServer = createHttpServer(limits, frontDoor(seen.door, () => handler), logger, seen.door.trustedProxies);
-  const { drain } = trackConnections(httpServer);
-  await listen(httpServer, server);
-  const url = `http://${displayHost(server.host)}:${(httpServer.address() as AddressInfo).port}`;
   const network = openNetwork(config, {});
   const settings = loadNetworkSettings(ctx.env);
   const sites = sitePool(network, logger, runtime, settings);
-  pool = sites;
-  let main;
-  try {
-    main = await sites.lease(config.blogId);
-  } catch (err) {
+  const giveUp = async (err: unknown): Promise<never> => {
     await sites.close();
     await network.close();
-    await closeServer(httpServer);
     throw err;
-  }
+  };
+  const main = await sites.lease(config.blogId).catch(giveUp);
   const site = main.opened.site;
+  const seen = await observe(ctx, runtime, logger, { openSites: () => sites.openSites().length });
+  seen.setSite(site);
+  const handler = createNetworkHandler(network.sites, sites, logger);
+  const httpServer = createHttpServer(limits, frontDoor(seen.door, () => handler), logger, seen.door.trustedProxies);
+  const { drain } = trackConnections(httpServer);
+  await listen(httpServer, server).catch(giveUp);
   // The main site warms at start, as a single site's server does.
   main.opened.visited();
-  seen.setSite(site);
-  handler = createNetworkHandler(network.sites, sites, logger);
   const queues = watchNetworkQueues({
     db: network.db, networkId: (await new MultisiteStore(network.db).networkOfBlog(config.blogId))?.id ?? 1, pool: sites, clock: site.clock, logger, schedules: SCHEDULES, everyMs: settings.jobsEveryMs,
   });
   await checkAtStartup(site, logger);
   seen.health.ready(readinessChecks(site, { warm: options.readyWhenWarm }), degradations(site));
   return {
-    url,
+    url: `http://${displayHost(server.host)}:${(httpServer.address() as AddressInfo).port}`,
     site,
     async close() {
       seen.health.stopping();
