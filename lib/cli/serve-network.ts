@@ -5,7 +5,7 @@
  * the sites in use. The main site stays open: readiness, metrics and the start-up checks look at it.
  */
 import { AddressInfo } from 'node:net';
-import { createApp, buildSurface } from '../app';
+import { Surface, createApp, buildSurface } from '../app';
 import { openNetwork, openSiteOfNetwork, OpenedNetwork } from '../boot';
 import { JobWorker } from '../jobs/worker';
 import { Logger } from '../logger';
@@ -53,7 +53,8 @@ export async function startNetworkServer(
   await listen(httpServer, server);
   const url = `http://${displayHost(server.host)}:${(httpServer.address() as AddressInfo).port}`;
   const network = openNetwork(config, {});
-  const pool = sitePool(network, logger, runtime, loadNetworkPoolLimits(ctx.env));
+  const surface = buildSurface();
+  const pool = sitePool(network, surface, logger, runtime, loadNetworkPoolLimits(ctx.env));
   let main;
   try {
     main = await pool.lease(config.blogId);
@@ -65,7 +66,7 @@ export async function startNetworkServer(
   }
   const site = main.opened.site;
   seen.setSite(site);
-  handler = createNetworkHandler(network.sites, pool, logger);
+  handler = createNetworkHandler({ sites: network.sites, pool, rest: surface.rest }, logger);
   await checkAtStartup(site, logger);
   seen.health.ready(readinessChecks(site, { warm: options.readyWhenWarm }), degradations(site));
   return {
@@ -84,8 +85,7 @@ export async function startNetworkServer(
 }
 
 /** Each site opened with its app, its job worker and its desk's background loads; closed in the reverse order. */
-function sitePool(network: OpenedNetwork, logger: Logger, runtime: RuntimeOptions, limits: NetworkPoolLimits): SitePool<OpenSite> {
-  const surface = buildSurface();
+function sitePool(network: OpenedNetwork, surface: Surface, logger: Logger, runtime: RuntimeOptions, limits: NetworkPoolLimits): SitePool<OpenSite> {
   return new SitePool<OpenSite>({
     ...limits,
     async open(blogId) {

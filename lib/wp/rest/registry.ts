@@ -58,6 +58,7 @@ export class RestRegistry implements RouteTable {
         gate: declaration.gate ?? existing.declaration.gate,
         headers: declaration.headers ?? existing.declaration.headers,
         availability: declaration.availability ?? existing.declaration.availability,
+        blogOfUrl: declaration.blogOfUrl ?? existing.declaration.blogOfUrl,
         endpoints: [...existing.declaration.endpoints, ...declaration.endpoints],
       };
       return;
