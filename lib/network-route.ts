@@ -29,10 +29,13 @@ export async function servingSite(sites: NetworkSites, rest: RestRegistry, door:
   return named && named.networkId === door.network.id ? named : door.site;
 }
 
-/** The blog the request's REST route names by itself (its declaration's blogOfUrl()), read as the site's app will read the route. */
+/**
+ * The blog the request's REST route names by itself, read as the site's app reads the route; the
+ * reading is noted for the app (lib/app.ts), which then does not read it again.
+ */
 function blogNamedByRoute(rest: RestRegistry, uri: string, res: ServerResponse): number | null {
-  const reading = notesOf(res).restRoute ?? restRouteOf(uri.split('?')[0] as string, queryString(uri));
-  if (reading.kind !== 'route') return null;
-  const [first] = rest.routesFor(normalizeRestPath(reading.route));
-  return first?.route.declaration.blogOfUrl?.(first.urlParams) ?? null;
+  const notes = notesOf(res);
+  const reading = notes.restRoute ?? restRouteOf(uri.split('?')[0] as string, queryString(uri));
+  notes.restRoute = reading;
+  return reading.kind === 'route' ? rest.blogNamedBy(normalizeRestPath(reading.route)) : null;
 }

@@ -92,6 +92,17 @@ export class RestRegistry implements RouteTable {
     return found;
   }
 
+  /**
+   * The blog the route of `path` names by itself (its declaration's blogOfUrl(): a mail webhook's
+   * route key), or null. Only the routes that can name one are tried first, so any other path costs
+   * a few pattern tests; a hit is confirmed as the first route matching, the one the server serves.
+   */
+  blogNamedBy(path: string): number | null {
+    if (!this.routes.some((r) => r.declaration.blogOfUrl && r.pattern.test(path))) return null;
+    const [first] = this.routesFor(path);
+    return first?.route.declaration.blogOfUrl?.(first.urlParams) ?? null;
+  }
+
   /** WP: match_request_to_handler(): the first route and endpoint that serve this path and method. */
   match(path: string, method: string): RouteMatch | null {
     const wanted = method === 'HEAD' ? 'GET' : method;
