@@ -6,17 +6,20 @@
  * super admin is signed in by cookie (ms_site_check()); anything else goes to its site's app, with the
  * site's path taken off the front of the URL, so `/two/wp-json/…`, `/two/?rest_route=…` and
  * `/two/wp-admin/admin-ajax.php` reach blog 2's REST server and admin-ajax as `/wp-json/…` would reach
- * a single site's.
+ * a single site's. A route that names its blog by itself (a mail webhook's route key) is served by
+ * that blog of the same network, whichever site's address it reached (lib/network-route.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger } from './logger';
+import { servingSite } from './network-route';
 import { parseCookieHeader, clientIp, isSecure } from './wp/http/request-info';
 import { notesOf } from './wp/http/request-notes';
-import { SiteLookup } from './wp/multisite/lookup';
+import { Network, NetworkSite } from './wp/multisite/network';
 import { NetworkSites } from './wp/multisite/sites';
 import { SitePool } from './wp/multisite/site-pool';
 import { SiteRefusal, siteCheck, siteState } from './wp/multisite/status';
 import { wpDieAnswer } from './wp/http/wp-die';
+import { RestRegistry } from './wp/rest/registry';
 import { Site } from './wp/site';
 
 type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -30,9 +33,16 @@ export interface ServedSite {
   visited(): void;
 }
 
-export function createNetworkHandler(sites: NetworkSites, pool: SitePool<ServedSite>, logger: Logger): RequestHandler {
+/** What the network's handler reads: its sites, the open ones, and the REST routes (for the routes that name their blog). */
+export interface NetworkSurface {
+  sites: NetworkSites;
+  pool: SitePool<ServedSite>;
+  rest: RestRegistry;
+}
+
+export function createNetworkHandler(network: NetworkSurface, logger: Logger): RequestHandler {
   return (req, res) => {
-    serveFromNetwork(sites, pool, req, res).catch((err) => {
+    serveFromNetwork(network, req, res).catch((err) => {
       logger.error('network: a request could not reach its site', { path: (req.url ?? '/').split('?')[0], error: err instanceof Error ? err.stack : String(err) });
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal error\n');
       else res.end();
@@ -40,17 +50,19 @@ export function createNetworkHandler(sites: NetworkSites, pool: SitePool<ServedS
   };
 }
 
-async function serveFromNetwork(sites: NetworkSites, pool: SitePool<ServedSite>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serveFromNetwork({ sites, pool, rest }: NetworkSurface, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const uri = req.url ?? '/';
   const found = await sites.lookUp({ host: String(req.headers.host ?? ''), uri, admin: isAdminScript(uri), secure: isSecure(req) });
   if (found.found === 'none') return void send(res, wpDieAnswer(req, NOT_INSTALLED));
   if (found.found === 'redirect') return void res.writeHead(302, { Location: found.location }).end();
-  const lease = await pool.lease(found.site.blogId);
+  const within = withinSite(uri, found.site.path);
+  const site = await servingSite(sites, rest, found, within, res);
+  const lease = await pool.lease(site.blogId);
   res.once('close', lease.release);
-  notesOf(res).blogId = found.site.blogId;
-  const refusal = siteState(found.site) === 'live' ? null : await refusalFor(found, lease.opened.site, req);
+  notesOf(res).blogId = site.blogId;
+  const refusal = siteState(site) === 'live' ? null : await refusalFor(site, found.network, lease.opened.site, req);
   if (refusal) return void send(res, wpDieAnswer(req, { status: refusal.status, message: refusal.message }));
-  req.url = withinSite(uri, found.site.path);
+  req.url = within;
   lease.opened.visited();
   lease.opened.app(req, res);
 }
@@ -61,10 +73,10 @@ function isAdminScript(uri: string): boolean {
 }
 
 /** WP: ms_site_check(): the caller seen by cookie alone (no nonce, no application password). */
-async function refusalFor(found: Extract<SiteLookup, { found: 'site' }>, site: Site, req: IncomingMessage): Promise<SiteRefusal | null> {
+async function refusalFor(served: NetworkSite, network: Network, site: Site, req: IncomingMessage): Promise<SiteRefusal | null> {
   const caller = await site.auth.forAjax({ method: req.method ?? 'GET', cookies: parseCookieHeader(req.headers.cookie), ip: clientIp(req), secure: isSecure(req) });
-  const adminEmail = found.site.deleted === 2 ? String((await site.options.getSiteOption('admin_email')) ?? '') || undefined : undefined;
-  return siteCheck(found.site, { superAdminByCookie: caller.caps.isSuperAdmin }, adminEmail, found.network.domain);
+  const adminEmail = served.deleted === 2 ? String((await site.options.getSiteOption('admin_email')) ?? '') || undefined : undefined;
+  return siteCheck(served, { superAdminByCookie: caller.caps.isSuperAdmin }, adminEmail, network.domain);
 }
 
 /**

@@ -5,7 +5,7 @@
  * the sites in use. The main site stays open: readiness, metrics and the start-up checks look at it.
  */
 import { AddressInfo } from 'node:net';
-import { createApp, buildSurface } from '../app';
+import { Surface, createApp, buildSurface } from '../app';
 import { openNetwork, openSiteOfNetwork, OpenedNetwork } from '../boot';
 import { JobWorker } from '../jobs/worker';
 import { Logger } from '../logger';
@@ -61,7 +61,8 @@ export async function startNetworkServer(
 ): Promise<RunningServer> {
   const network = openNetwork(config, {});
   const settings = loadNetworkSettings(ctx.env);
-  const sites = sitePool(network, logger, runtime, settings);
+  const surface = buildSurface();
+  const sites = sitePool(network, surface, logger, runtime, settings);
   const giveUp = async (err: unknown): Promise<never> => {
     await sites.close();
     await network.close();
@@ -71,7 +72,7 @@ export async function startNetworkServer(
   const site = main.opened.site;
   const seen = await observe(ctx, runtime, logger, { openSites: () => sites.openSites().length });
   seen.setSite(site);
-  const handler = createNetworkHandler(network.sites, sites, logger);
+  const handler = createNetworkHandler({ sites: network.sites, pool: sites, rest: surface.rest }, logger);
   const httpServer = createHttpServer(limits, frontDoor(seen.door, () => handler), logger, seen.door.trustedProxies);
   const { drain } = trackConnections(httpServer);
   await listen(httpServer, server).catch(giveUp);
@@ -99,8 +100,7 @@ export async function startNetworkServer(
 }
 
 /** Each site opened with its app, its job worker and its desk's background loads; closed in the reverse order. */
-function sitePool(network: OpenedNetwork, logger: Logger, runtime: RuntimeOptions, limits: NetworkSettings): SitePool<OpenSite> {
-  const surface = buildSurface();
+function sitePool(network: OpenedNetwork, surface: Surface, logger: Logger, runtime: RuntimeOptions, limits: NetworkSettings): SitePool<OpenSite> {
   return new SitePool<OpenSite>({
     idleMs: limits.idleMs,
     maxOpen: limits.maxOpen,

@@ -8,6 +8,7 @@
  * after the message and its receipt are committed.
  */
 import { DEFAULT_MAX_BYTES, Mailbox, RELAY_MAX_BYTES } from '../../lib/support/mailboxes/store';
+import { blogOfRouteKey } from '../../lib/support/mailboxes/route-key';
 import { RelayDelivery, mailboxOfRouteKey, mailboxTokenOf, relayDelivery, relayHeadersRefusal, tokenMailbox } from '../../lib/support/inbound/caller';
 import { automationOff } from '../../lib/support/inbound/errors';
 import { readInboundBody } from '../../lib/support/inbound/inbound-body';
@@ -26,10 +27,14 @@ import { supportRoute } from './kit';
 /** What the URL names: the mailbox of its route key (null: none, answered 404 by the credential checks). */
 type UrlMailbox = Mailbox | null;
 
-/** What both webhooks share: servers call them (no browser cache involved), and their subject. */
+/**
+ * What both webhooks share: servers call them (no browser cache involved), their subject, and on a
+ * network the blog their route key names, which serves them whatever site's address they reached.
+ */
 const webhook = {
   cache: 'no-store',
   subject: (head: RequestHead) => mailboxOfRouteKey(head.site, head.urlParams.route_key ?? ''),
+  blogOfUrl: (urlParams: Record<string, string>) => blogOfRouteKey(urlParams.route_key ?? ''),
   schema: routeSchema(inboundReceiptSchema, SUPPORT_SCHEMAS),
 } as const;
 

@@ -41,13 +41,15 @@ export function newDeliveryId(): string {
 /** A relay POST, signed over the body unless the options say otherwise. */
 export function relayPost(app: Express, site: Site, mailbox: IssuedCredentials, body: Buffer, options: RelayOptions = {}) {
   const routeKey = options.routeKey ?? mailbox.routeKey;
+  return request(app).post(`${API}/webhooks/relay/${options.postTo ?? routeKey}`).set(relayHeaders(site, mailbox, body, options)).send(body);
+}
+
+/** The headers a relay sends with `body`: the Content-Type and the signature over the route key (contract section 5). */
+export function relayHeaders(site: Site, mailbox: IssuedCredentials, body: Buffer, options: RelayOptions = {}): Record<string, string> {
   const deliveryId = options.deliveryId ?? newDeliveryId();
   const timestamp = String(options.timestamp ?? Math.floor(site.clock.now() / 1000));
-  const signature = relaySignature(options.secret ?? mailbox.relaySecret, routeKey, timestamp, deliveryId, options.signedBody ?? body);
-  return request(app).post(`${API}/webhooks/relay/${options.postTo ?? routeKey}`)
-    .set('Content-Type', 'message/rfc822')
-    .set('X-Svc-Timestamp', timestamp).set('X-Svc-Delivery', deliveryId).set('X-Svc-Signature', signature)
-    .send(body);
+  const signature = relaySignature(options.secret ?? mailbox.relaySecret, options.routeKey ?? mailbox.routeKey, timestamp, deliveryId, options.signedBody ?? body);
+  return { 'content-type': 'message/rfc822', 'x-svc-timestamp': timestamp, 'x-svc-delivery': deliveryId, 'x-svc-signature': signature };
 }
 
 /** An inbound POST with the mailbox token as a Bearer credential. */

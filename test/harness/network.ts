@@ -24,7 +24,7 @@ import { serialize } from '../../lib/wp/php';
 import { Site } from '../../lib/wp/site';
 import { insertUser } from '../../lib/wp/user-insert';
 import { ScratchDatabase, dialect, scratchDatabase } from './db';
-import { BlogRow, createNetworkTables, insertBlog, insertNetwork } from './network-tables';
+import { BlogRow, NetworkRow, createNetworkTables, insertBlog, insertNetwork } from './network-tables';
 import { ORACLE_SALTS } from './oracle';
 
 export interface NetworkUser {
@@ -39,6 +39,8 @@ export interface NetworkSpec {
   blogs: BlogRow[];
   users: NetworkUser[];
   superAdmins: string[];
+  /** Networks besides network 1 (on `domain`) in the same tables; a blog names its own with `networkId`. */
+  otherNetworks?: NetworkRow[];
 }
 
 export interface SignedIn {
@@ -87,6 +89,7 @@ export async function buildNetwork(spec: NetworkSpec): Promise<TestNetwork> {
     // WordPress notes the first application password made on the network (each user below has one).
     { site_id: 1, meta_key: 'using_application_passwords', meta_value: '1' },
   ]);
+  for (const other of spec.otherNetworks ?? []) await insertNetwork(network.db.knex, 'wp_', other);
   for (const blog of spec.blogs) {
     await insertBlog(network.db.knex, 'wp_', blog);
     await installCoreTablesIfMissing({ ...network.db, tables: new Tables({ prefix: 'wp_', blogId: blog.blogId, multisite: true }) });

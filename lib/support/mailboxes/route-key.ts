@@ -1,7 +1,9 @@
 /**
  * Mailbox keys and route keys. A mailbox key is the `svc_mailbox` post's `post_name`; the route key
- * that webhook URLs carry is `site-<blog-id>-<mailbox-key>`, so one relay can feed the mailboxes of
- * several sites of a network and each site only answers for its own.
+ * that webhook URLs carry is `site-<blog-id>-<mailbox-key>`, so a key names one mailbox of the whole
+ * network: a process serving the network hands a mail route to the blog its key names, whichever
+ * site's address it came to (docs/mail-intake.md, "Mail on a network"); each site answers only for
+ * its own keys.
  */
 
 /** Lowercase letters, digits and hyphens, starting with a letter or digit: a WordPress slug that fits a route key. */
@@ -24,4 +26,10 @@ export function mailboxKeyOf(routeKey: string, blogId: number): string | null {
   const match = ROUTE_KEY.exec(routeKey);
   if (!match || Number(match[1]) !== blogId) return null;
   return match[2] as string;
+}
+
+/** The blog ID a well-formed route key names (on a network, the blog that serves it), or null. */
+export function blogOfRouteKey(routeKey: string): number | null {
+  const match = ROUTE_KEY.exec(routeKey);
+  return match ? Number(match[1]) : null;
 }

@@ -51,13 +51,15 @@ export async function migrate(db: Database, migrations: Migration[]): Promise<st
 
 /**
  * Creates a plugin table unless it exists. Another process may create it between the check and the
- * create; that race is lost gracefully.
+ * create; that race is lost gracefully. `build` names its indexes through `index()` (indexNameFor()).
  */
-export async function createIfMissing(db: Database, table: string, build: (t: import('knex').Knex.CreateTableBuilder) => void): Promise<void> {
+export async function createIfMissing(
+  db: Database, table: string, build: (t: import('knex').Knex.CreateTableBuilder, index: (name: string) => string) => void,
+): Promise<void> {
   if (await db.knex.schema.hasTable(table)) return;
   try {
     await db.knex.schema.createTable(table, (t) => {
-      build(t);
+      build(t, (name) => indexNameFor(db, table, name));
       if (db.dialect === 'mysql') {
         t.engine('InnoDB');
         t.charset('utf8mb4');
@@ -67,4 +69,14 @@ export async function createIfMissing(db: Database, table: string, build: (t: im
   } catch (err) {
     if (!(await db.knex.schema.hasTable(table))) throw err;
   }
+}
+
+/**
+ * The name of an index of `table`. SQLite's index names are global to the database file, so there
+ * they carry the table name: on a network each site's `{prefix}{blog_id}_` tables get their own
+ * (a second CREATE INDEX with the same name fails, and createIfMissing() would take that for a lost
+ * race, leaving the site's table without its unique keys). MySQL's are per table and stay as named.
+ */
+export function indexNameFor(db: Database, table: string, name: string): string {
+  return db.dialect === 'mysql' ? name : `${table}_${name}`;
 }

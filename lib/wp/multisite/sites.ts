@@ -2,14 +2,16 @@
  * Which site of the network a request is for (lookup.ts), with the rows it compares read at most
  * once per request and kept for the freshness bound: PHP may add, move or archive a site at any
  * moment. Entries are keyed by the host and the leading path segments that can count, so every URL of
- * one site shares an entry.
+ * one site shares an entry. A site is also found by its blog ID (a mail route's key names one).
  */
 import { FRESHNESS_MS, FreshCache } from '../fresh-cache';
 import { NetworkDirectory, NetworkInstall, SiteLookup, SiteRequest, candidateDomains, candidatePaths, deepestSegments, lookUpSite, requestAddress } from './lookup';
+import { NetworkSite } from './network';
 import { MultisiteStore } from './store';
 
 export class NetworkSites {
   private readonly directories = new FreshCache<string, NetworkDirectory>(FRESHNESS_MS, 10_000, 'multisite');
+  private readonly byIds = new FreshCache<number, NetworkSite | null>(FRESHNESS_MS, 10_000, 'multisite');
   /** Segments deep enough for every network path seen so far. */
   private segments: number;
 
@@ -27,6 +29,14 @@ export class NetworkSites {
       directory = await this.directoryFor(request);
     }
     return lookUpSite(request, this.install, directory);
+  }
+
+  /**
+   * WP: get_site($blogId): the site of one blog ID on any network, whatever its state, or null; read
+   * at most once per freshness bound (PHP may archive or delete it at any moment).
+   */
+  byId(blogId: number): Promise<NetworkSite | null> {
+    return this.byIds.get(blogId, () => this.store.siteById(blogId));
   }
 
   private directoryFor(request: SiteRequest): Promise<NetworkDirectory> {

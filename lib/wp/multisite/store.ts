@@ -84,6 +84,17 @@ export class MultisiteStore {
     return rows.map(siteFrom);
   }
 
+  /**
+   * WP: get_site(): the `{prefix}blogs` row of one blog, with its flags, whatever its state; null when
+   * no such blog exists. One query.
+   */
+  async siteById(blogId: number): Promise<NetworkSite | null> {
+    const row = await this.db.knex(`${this.prefix}blogs`).where({ blog_id: blogId }).first(
+      'blog_id as id', 'site_id as network_id', 'domain', 'path', 'public', 'archived', 'mature', 'spam', 'deleted',
+    ) as Record<string, unknown> | undefined;
+    return row ? siteFrom(row) : null;
+  }
+
   /** knex.raw answers [rows, fields] on MySQL and rows on SQLite. */
   private rowsOf(result: unknown): Array<Record<string, unknown>> {
     return (this.db.dialect === 'mysql' ? (result as unknown[])[0] : result) as Array<Record<string, unknown>>;

@@ -58,6 +58,7 @@ export class RestRegistry implements RouteTable {
         gate: declaration.gate ?? existing.declaration.gate,
         headers: declaration.headers ?? existing.declaration.headers,
         availability: declaration.availability ?? existing.declaration.availability,
+        blogOfUrl: declaration.blogOfUrl ?? existing.declaration.blogOfUrl,
         endpoints: [...existing.declaration.endpoints, ...declaration.endpoints],
       };
       return;
@@ -89,6 +90,17 @@ export class RestRegistry implements RouteTable {
       if (match) found.push({ route, urlParams: { ...(match.groups ?? {}) } });
     }
     return found;
+  }
+
+  /**
+   * The blog the route of `path` names by itself (its declaration's blogOfUrl(): a mail webhook's
+   * route key), or null. Only the routes that can name one are tried first, so any other path costs
+   * a few pattern tests; a hit is confirmed as the first route matching, the one the server serves.
+   */
+  blogNamedBy(path: string): number | null {
+    if (!this.routes.some((r) => r.declaration.blogOfUrl && r.pattern.test(path))) return null;
+    const [first] = this.routesFor(path);
+    return first?.route.declaration.blogOfUrl?.(first.urlParams) ?? null;
   }
 
   /** WP: match_request_to_handler(): the first route and endpoint that serve this path and method. */

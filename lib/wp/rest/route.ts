@@ -225,6 +225,12 @@ export interface RouteDeclaration<S = unknown> {
    * before the body is read, authentication and arguments. An error is the answer.
    */
   gate?(head: RequestHead<S>): Promise<WpError | null>;
+  /**
+   * On a network served by one process: the blog whose route this URL names, whichever site's address
+   * it reached (a mail webhook's route key names its blog); null or absent: the address's own site.
+   * Read from the URL alone, before any site is opened (lib/network-route.ts).
+   */
+  blogOfUrl?(urlParams: Record<string, string>): number | null;
 }
 
 /** A route's dependency on something that can be down: checked first, and consulted when anything fails. */

@@ -5,13 +5,13 @@ import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
 export const createRateLimits: Migration = {
   name: '20261122-01-create-rate-limits',
   async up(db: Database) {
-    await createIfMissing(db, db.tables.plugin('svc', 'rate_limits'), (t) => {
+    await createIfMissing(db, db.tables.plugin('svc', 'rate_limits'), (t, index) => {
       t.string('bucket', 191).notNullable();
       t.bigInteger('window_start').notNullable();
       t.integer('hits').notNullable().defaultTo(0);
       t.bigInteger('expires_at').notNullable();
       t.primary(['bucket', 'window_start']);
-      t.index(['expires_at'], 'expires_at');
+      t.index(['expires_at'], index('expires_at'));
     });
   },
 };

@@ -8,7 +8,7 @@ import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
 export const createRequestKeys: Migration = {
   name: '20261122-02-create-request-keys',
   async up(db: Database) {
-    await createIfMissing(db, db.tables.plugin('svc', 'request_keys'), (t) => {
+    await createIfMissing(db, db.tables.plugin('svc', 'request_keys'), (t, index) => {
       t.bigIncrements('id');
       t.bigInteger('user_id').notNullable();
       t.string('scope', 64).notNullable();
@@ -16,8 +16,8 @@ export const createRequestKeys: Migration = {
       t.string('request_hash', 64).notNullable();
       t.bigInteger('resource_id').nullable();
       t.bigInteger('created_at').notNullable();
-      t.unique(['user_id', 'scope', 'request_key'], { indexName: 'user_scope_key' });
-      t.index(['created_at'], 'created_at');
+      t.unique(['user_id', 'scope', 'request_key'], { indexName: index('user_scope_key') });
+      t.index(['created_at'], index('created_at'));
     });
   },
 };

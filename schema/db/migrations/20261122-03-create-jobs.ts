@@ -8,7 +8,7 @@ import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
 export const createJobs: Migration = {
   name: '20261122-03-create-jobs',
   async up(db: Database) {
-    await createIfMissing(db, db.tables.plugin('svc', 'jobs'), (t) => {
+    await createIfMissing(db, db.tables.plugin('svc', 'jobs'), (t, index) => {
       t.bigIncrements('id');
       t.string('kind', 64).notNullable();
       t.text('payload', 'longtext').notNullable();
@@ -20,8 +20,8 @@ export const createJobs: Migration = {
       t.text('last_error').nullable();
       t.bigInteger('created_at').notNullable();
       t.bigInteger('updated_at').notNullable();
-      t.index(['status', 'run_at'], 'status_run_at');
-      t.index(['kind'], 'kind');
+      t.index(['status', 'run_at'], index('status_run_at'));
+      t.index(['kind'], index('kind'));
     });
   },
 };

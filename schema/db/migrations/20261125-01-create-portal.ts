@@ -8,7 +8,7 @@ import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
 export const createPortal: Migration = {
   name: '20261125-01-create-portal',
   async up(db: Database) {
-    await createIfMissing(db, db.tables.plugin('svc', 'portal_codes'), (t) => {
+    await createIfMissing(db, db.tables.plugin('svc', 'portal_codes'), (t, index) => {
       t.bigIncrements('id');
       t.string('site_id', 32).notNullable();
       t.string('email', 191).notNullable();
@@ -16,17 +16,17 @@ export const createPortal: Migration = {
       t.integer('failures').notNullable().defaultTo(0);
       t.bigInteger('sent_at').notNullable();
       t.bigInteger('expires_at').notNullable();
-      t.unique(['site_id', 'email'], { indexName: 'portal_code_site_email' });
+      t.unique(['site_id', 'email'], { indexName: index('portal_code_site_email') });
     });
-    await createIfMissing(db, db.tables.plugin('svc', 'portal_sessions'), (t) => {
+    await createIfMissing(db, db.tables.plugin('svc', 'portal_sessions'), (t, index) => {
       t.bigIncrements('id');
       t.string('token_hash', 64).notNullable();
       t.string('site_id', 32).notNullable();
       t.string('email', 191).notNullable();
       t.bigInteger('created_at').notNullable();
       t.bigInteger('expires_at').notNullable();
-      t.unique(['token_hash'], { indexName: 'portal_session_token' });
-      t.index(['site_id', 'email'], 'portal_session_site_email');
+      t.unique(['token_hash'], { indexName: index('portal_session_token') });
+      t.index(['site_id', 'email'], index('portal_session_site_email'));
     });
   },
 };

@@ -8,7 +8,7 @@ import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
 export const createDocVotes: Migration = {
   name: '20261125-05-create-doc-votes',
   async up(db: Database) {
-    await createIfMissing(db, db.tables.plugin('svc', 'doc_votes'), (t) => {
+    await createIfMissing(db, db.tables.plugin('svc', 'doc_votes'), (t, index) => {
       t.bigIncrements('id');
       t.bigInteger('doc_id').unsigned().notNullable();
       t.string('visitor', 64).notNullable();
@@ -16,7 +16,7 @@ export const createDocVotes: Migration = {
       t.tinyint('helpful').notNullable();
       t.text('comment').notNullable();
       t.bigInteger('voted_at').notNullable();
-      t.unique(['doc_id', 'visitor', 'vote_day'], { indexName: 'doc_vote_visitor_day' });
+      t.unique(['doc_id', 'visitor', 'vote_day'], { indexName: index('doc_vote_visitor_day') });
     });
   },
 };

@@ -4,7 +4,7 @@
  * whole messages; these pin the edge cases.
  */
 import assert from 'node:assert/strict';
-import { mailboxKeyOf, routeKeyOf } from '../../../../lib/support/mailboxes/route-key';
+import { blogOfRouteKey, mailboxKeyOf, routeKeyOf } from '../../../../lib/support/mailboxes/route-key';
 import { bearerSecretMatches, hashBearerSecret } from '../../../../lib/support/bearer-secrets';
 import { automatedReason, isOwnMessageId } from '../../../../lib/support/inbound/loops';
 import { ParsedEmail, messageIds } from '../../../../lib/support/inbound/parse';
@@ -102,6 +102,14 @@ describe('mail intake rules', function () {
     assert.equal(mailboxKeyOf('site-3-help-desk', 1), null);
     assert.equal(mailboxKeyOf('site-1-Help', 1), null);
     assert.equal(mailboxKeyOf('help', 1), null);
+  });
+
+  it('reads the blog a route key names (on a network, the blog that serves it), only from a well-formed key', () => {
+    assert.equal(blogOfRouteKey('site-3-help-desk'), 3);
+    assert.equal(blogOfRouteKey('site-12-support'), 12);
+    assert.equal(blogOfRouteKey('site-3-Help'), null);
+    assert.equal(blogOfRouteKey('site-x-help'), null);
+    assert.equal(blogOfRouteKey('help'), null);
   });
 
   it('compares mailbox tokens by hash', () => {

@@ -57,4 +57,16 @@ describe('RestRegistry', () => {
     assert.equal(registry.match('/', 'GET')?.route.fullRoute, '/', 'no namespace prefixes "/": every route is tried');
     assert.equal(registry.match('/b/v1', 'GET'), null);
   });
+
+  it('reads the blog a route names by itself only from the route a request reaches', () => {
+    const registry = new RestRegistry();
+    const blogOfUrl = (params: Record<string, string>) => (/^site-(\d+)$/.exec(params.key ?? '') ? Number(params.key?.slice(5)) : null);
+    registry.register({ namespace: 'a/v1', route: '/hooks/site-1', endpoints: [endpoint(['POST'], 'first')] });
+    registry.register({ namespace: 'a/v1', route: '/hooks/(?P<key>[\\w-]+)', endpoints: [endpoint(['POST'], 'hook')], blogOfUrl });
+    assert.equal(registry.blogNamedBy('/a/v1/hooks/site-3'), 3);
+    assert.equal(registry.blogNamedBy('/A/V1/HOOKS/site-3'), 3, 'matched without regard to case, as WordPress matches');
+    assert.equal(registry.blogNamedBy('/a/v1/hooks/site-1'), null, 'an earlier route that names no blog serves this path');
+    assert.equal(registry.blogNamedBy('/a/v1/hooks/nobody'), null);
+    assert.equal(registry.blogNamedBy('/a/v1/other/site-3'), null);
+  });
 });
