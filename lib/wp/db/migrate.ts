@@ -68,3 +68,12 @@ export async function createIfMissing(db: Database, table: string, build: (t: im
     if (!(await db.knex.schema.hasTable(table))) throw err;
   }
 }
+
+/**
+ * The name a plugin table's index is created with: the plugin's own on MySQL, where an index name
+ * belongs to its table; on SQLite, where it belongs to the whole database, the table's name in front,
+ * so that every site of a network (`wp_svc_…`, `wp_2_svc_…`) gets its own index, not only the first.
+ */
+export function ownIndexName(db: Pick<Database, 'dialect'>, table: string, name: string): string {
+  return db.dialect === 'mysql' ? name : `${table}_${name}`;
+}

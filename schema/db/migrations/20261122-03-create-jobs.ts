@@ -1,5 +1,5 @@
 import { Database } from '../../../lib/wp/db/database';
-import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
+import { Migration, createIfMissing, ownIndexName } from '../../../lib/wp/db/migrate';
 
 /**
  * The durable job queue and event outbox: work that must happen after an answer (team alerts, email
@@ -8,7 +8,8 @@ import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
 export const createJobs: Migration = {
   name: '20261122-03-create-jobs',
   async up(db: Database) {
-    await createIfMissing(db, db.tables.plugin('svc', 'jobs'), (t) => {
+    const table = db.tables.plugin('svc', 'jobs');
+    await createIfMissing(db, table, (t) => {
       t.bigIncrements('id');
       t.string('kind', 64).notNullable();
       t.text('payload', 'longtext').notNullable();
@@ -20,8 +21,8 @@ export const createJobs: Migration = {
       t.text('last_error').nullable();
       t.bigInteger('created_at').notNullable();
       t.bigInteger('updated_at').notNullable();
-      t.index(['status', 'run_at'], 'status_run_at');
-      t.index(['kind'], 'kind');
+      t.index(['status', 'run_at'], ownIndexName(db, table, 'status_run_at'));
+      t.index(['kind'], ownIndexName(db, table, 'kind'));
     });
   },
 };

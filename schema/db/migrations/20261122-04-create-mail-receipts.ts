@@ -1,5 +1,5 @@
 import { Database } from '../../../lib/wp/db/database';
-import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
+import { Migration, createIfMissing, ownIndexName } from '../../../lib/wp/db/migrate';
 
 /**
  * Receipts of incoming mail: one row per message a mailbox accepted, keyed by the relay's delivery ID
@@ -10,7 +10,8 @@ import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
 export const createMailReceipts: Migration = {
   name: '20261122-04-create-mail-receipts',
   async up(db: Database) {
-    await createIfMissing(db, db.tables.plugin('svc', 'mail_receipts'), (t) => {
+    const table = db.tables.plugin('svc', 'mail_receipts');
+    await createIfMissing(db, table, (t) => {
       t.bigIncrements('id');
       t.string('receipt_id', 32).notNullable();
       t.string('mailbox', 64).notNullable();
@@ -20,10 +21,9 @@ export const createMailReceipts: Migration = {
       t.bigInteger('ticket_id').nullable();
       t.bigInteger('message_id').nullable();
       t.bigInteger('created_at').notNullable();
-      t.unique(['mailbox', 'dedupe_key'], { indexName: 'mailbox_dedupe_key' });
-      t.unique(['receipt_id'], { indexName: 'receipt_id' });
-      // SQLite index names are database-wide: `created_at` is taken by request_keys.
-      t.index(['created_at'], 'receipt_created_at');
+      t.unique(['mailbox', 'dedupe_key'], { indexName: ownIndexName(db, table, 'mailbox_dedupe_key') });
+      t.unique(['receipt_id'], { indexName: ownIndexName(db, table, 'receipt_id') });
+      t.index(['created_at'], ownIndexName(db, table, 'receipt_created_at'));
     });
   },
 };

@@ -1,5 +1,5 @@
 import { Database } from '../../../lib/wp/db/database';
-import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
+import { Migration, createIfMissing, ownIndexName } from '../../../lib/wp/db/migrate';
 
 /**
  * The customer portal's sign-in (docs/portal.md): one pending code per site and address (an HMAC of
@@ -8,7 +8,8 @@ import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
 export const createPortal: Migration = {
   name: '20261125-01-create-portal',
   async up(db: Database) {
-    await createIfMissing(db, db.tables.plugin('svc', 'portal_codes'), (t) => {
+    const codes = db.tables.plugin('svc', 'portal_codes');
+    await createIfMissing(db, codes, (t) => {
       t.bigIncrements('id');
       t.string('site_id', 32).notNullable();
       t.string('email', 191).notNullable();
@@ -16,17 +17,18 @@ export const createPortal: Migration = {
       t.integer('failures').notNullable().defaultTo(0);
       t.bigInteger('sent_at').notNullable();
       t.bigInteger('expires_at').notNullable();
-      t.unique(['site_id', 'email'], { indexName: 'portal_code_site_email' });
+      t.unique(['site_id', 'email'], { indexName: ownIndexName(db, codes, 'portal_code_site_email') });
     });
-    await createIfMissing(db, db.tables.plugin('svc', 'portal_sessions'), (t) => {
+    const sessions = db.tables.plugin('svc', 'portal_sessions');
+    await createIfMissing(db, sessions, (t) => {
       t.bigIncrements('id');
       t.string('token_hash', 64).notNullable();
       t.string('site_id', 32).notNullable();
       t.string('email', 191).notNullable();
       t.bigInteger('created_at').notNullable();
       t.bigInteger('expires_at').notNullable();
-      t.unique(['token_hash'], { indexName: 'portal_session_token' });
-      t.index(['site_id', 'email'], 'portal_session_site_email');
+      t.unique(['token_hash'], { indexName: ownIndexName(db, sessions, 'portal_session_token') });
+      t.index(['site_id', 'email'], ownIndexName(db, sessions, 'portal_session_site_email'));
     });
   },
 };

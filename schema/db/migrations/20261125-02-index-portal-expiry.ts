@@ -1,5 +1,5 @@
 import { Database } from '../../../lib/wp/db/database';
-import { Migration } from '../../../lib/wp/db/migrate';
+import { Migration, ownIndexName } from '../../../lib/wp/db/migrate';
 
 /**
  * Expired portal codes and sessions are swept at each sign-in (lib/support/portal/store.ts): an index
@@ -9,8 +9,9 @@ export const indexPortalExpiry: Migration = {
   name: '20261125-02-index-portal-expiry',
   async up(db: Database) {
     for (const [table, name] of [['portal_codes', 'portal_code_expires'], ['portal_sessions', 'portal_session_expires']] as const) {
-      await db.knex.schema.alterTable(db.tables.plugin('svc', table), (t) => {
-        t.index(['expires_at'], name);
+      const named = db.tables.plugin('svc', table);
+      await db.knex.schema.alterTable(named, (t) => {
+        t.index(['expires_at'], ownIndexName(db, named, name));
       }).catch((err: unknown) => {
         // Another process migrating at the same moment made it first.
         if (!isDuplicateIndex(err)) throw err;

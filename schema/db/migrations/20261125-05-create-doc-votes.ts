@@ -1,5 +1,5 @@
 import { Database } from '../../../lib/wp/db/database';
-import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
+import { Migration, createIfMissing, ownIndexName } from '../../../lib/wp/db/migrate';
 
 /**
  * Docs feedback (docs/docs.md): one row per doc, visitor and site-local day. The visitor is a keyed
@@ -8,7 +8,8 @@ import { Migration, createIfMissing } from '../../../lib/wp/db/migrate';
 export const createDocVotes: Migration = {
   name: '20261125-05-create-doc-votes',
   async up(db: Database) {
-    await createIfMissing(db, db.tables.plugin('svc', 'doc_votes'), (t) => {
+    const table = db.tables.plugin('svc', 'doc_votes');
+    await createIfMissing(db, table, (t) => {
       t.bigIncrements('id');
       t.bigInteger('doc_id').unsigned().notNullable();
       t.string('visitor', 64).notNullable();
@@ -16,7 +17,7 @@ export const createDocVotes: Migration = {
       t.tinyint('helpful').notNullable();
       t.text('comment').notNullable();
       t.bigInteger('voted_at').notNullable();
-      t.unique(['doc_id', 'visitor', 'vote_day'], { indexName: 'doc_vote_visitor_day' });
+      t.unique(['doc_id', 'visitor', 'vote_day'], { indexName: ownIndexName(db, table, 'doc_vote_visitor_day') });
     });
   },
 };

@@ -1,5 +1,5 @@
 import { Database } from '../../../lib/wp/db/database';
-import { Migration } from '../../../lib/wp/db/migrate';
+import { Migration, ownIndexName } from '../../../lib/wp/db/migrate';
 
 /**
  * What a receipt keeps of its message, so that ignored mail stays findable (docs/mail-intake.md,
@@ -17,7 +17,7 @@ export const addMailReceiptDetails: Migration = {
       t.string('raw_from', 998).nullable();
       t.string('subject', 255).nullable();
       t.string('raw_file', 255).nullable();
-      t.index(['outcome', 'created_at'], 'receipt_outcome_created_at');
+      t.index(['outcome', 'created_at'], ownIndexName(db, table, 'receipt_outcome_created_at'));
     }).catch(async (err: unknown) => {
       if (!(await db.knex.schema.hasColumn(table, 'raw_file'))) throw err;
     });

@@ -10,5 +10,9 @@ import { indexPortalExpiry } from './20261125-02-index-portal-expiry';
 import { createDocVotes } from './20261125-05-create-doc-votes';
 import { createShadowEvidence } from './20261125-20-create-shadow-evidence';
 import { addMailReceiptDetails } from './20261127-01-add-mail-receipt-details';
+import { indexEachSiteOnSqlite } from './20261128-01-index-each-site-on-sqlite';
 
-export const MIGRATIONS: Migration[] = [createRateLimits, createRequestKeys, createJobs, createMailReceipts, createFrmSubmissions, createPortal, indexPortalExpiry, createDocVotes, createShadowEvidence, addMailReceiptDetails];
+export const MIGRATIONS: Migration[] = [
+  createRateLimits, createRequestKeys, createJobs, createMailReceipts, createFrmSubmissions, createPortal, indexPortalExpiry, createDocVotes, createShadowEvidence, addMailReceiptDetails,
+  indexEachSiteOnSqlite,
+];
