@@ -41,7 +41,10 @@ export interface NetworkSpec {
 
 export interface SignedIn {
   cookie: string;
+  /** wp_create_nonce('wp_rest') of the session. */
   nonce: string;
+  /** wp_create_nonce(action) of the session (an admin screen's nonce for admin-ajax). */
+  nonceFor(action: string): Promise<string>;
 }
 
 export interface TestNetwork {
@@ -105,8 +108,8 @@ export async function buildNetwork(spec: NetworkSpec): Promise<TestNetwork> {
     const fresh = await main.users.byId(user.ID);
     const names = await main.cookieNames();
     const value = await generateAuthCookie(main.salts, fresh ?? user, expiration, token, 'logged_in');
-    const nonce = await createNonce({ salts: main.salts, clock }, 'wp_rest', user.ID, token);
-    return { cookie: `${names.loggedIn}=${encodeURIComponent(value)}`, nonce };
+    const nonceFor = (action: string) => createNonce({ salts: main.salts, clock }, action, user.ID, token);
+    return { cookie: `${names.loggedIn}=${encodeURIComponent(value)}`, nonce: await nonceFor('wp_rest'), nonceFor };
   };
   return {
     config, scratch, users, site,
