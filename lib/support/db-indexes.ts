@@ -5,6 +5,7 @@
  * them; the ticket list is simply much slower on a large site (the start-up log says so).
  */
 import { Database } from '../wp/db/database';
+import { indexNameFor } from '../wp/db/migrate';
 import { addIndex, dropIndex, existingIndexes } from './store';
 
 export interface SvcIndex {
@@ -74,7 +75,6 @@ export async function removeIndexes(db: Database): Promise<string[]> {
   return removed;
 }
 
-/** SQLite index names are global to the database file: there they carry the table name. */
 function indexName(db: Database, index: SvcIndex): string {
-  return db.dialect === 'mysql' ? index.name : `${index.table(db)}_${index.name}`;
+  return indexNameFor(db, index.table(db), index.name);
 }

@@ -45,7 +45,10 @@ export interface NetworkSpec {
 
 export interface SignedIn {
   cookie: string;
+  /** wp_create_nonce('wp_rest') of the session. */
   nonce: string;
+  /** wp_create_nonce(action) of the session (an admin screen's nonce for admin-ajax). */
+  nonceFor(action: string): Promise<string>;
 }
 
 export interface TestNetwork {
@@ -136,8 +139,8 @@ async function mintSignIn(main: Site, userId: number, clock: Clock): Promise<Sig
   const token = await createSession(main.users, user, expiration, clock.now() / 1000);
   const signed = await main.users.byId(userId);
   const value = await generateAuthCookie(main.salts, signed ?? user, expiration, token, 'logged_in');
-  const nonce = await createNonce({ salts: main.salts, clock }, 'wp_rest', userId, token);
-  return { cookie: `${(await main.cookieNames()).loggedIn}=${encodeURIComponent(value)}`, nonce };
+  const nonceFor = (action: string) => createNonce({ salts: main.salts, clock }, action, userId, token);
+  return { cookie: `${(await main.cookieNames()).loggedIn}=${encodeURIComponent(value)}`, nonce: await nonceFor('wp_rest'), nonceFor };
 }
 
 export interface NetworkAnswer {

@@ -8,6 +8,7 @@
  * render goes on and stores its view when done.
  */
 import { Site } from '../../wp/site';
+import { DeskPart, deskOf } from '../desk';
 import { RenderedNotes, plainRendered, renderNotes } from './renderer';
 import { notesHash } from './rendered';
 import { StoredRelease } from './store';
@@ -21,8 +22,14 @@ export type RenderedRelease = StoredRelease & { rendered: RenderedNotes };
  */
 export const READ_WAIT_MS = 250;
 
-/** Renders (and stores) of one release's notes under way, so that concurrent reads and syncs share one. */
-const underWay = new Map<string, Promise<RenderedNotes | null>>();
+/**
+ * Renders (and stores) of one release's notes under way on the site, so that concurrent reads and
+ * syncs share one. The site's own: posts are numbered per site, and each render stores to its site.
+ */
+const rendersUnderWay: DeskPart<Map<string, Promise<RenderedNotes | null>>> = {
+  name: 'release renders under way',
+  make: () => new Map(),
+};
 
 /**
  * The releases, in their order, each with its view: stored, rendered within READ_WAIT_MS, or else the
@@ -54,6 +61,7 @@ async function within<T>(ms: number, pending: Array<Promise<T>>): Promise<Array<
 
 /** The release's view, rendered once however many wait for it, and stored when it was rendered (or was too slow to be). */
 function renderAndStore(site: Site, release: StoredRelease): Promise<RenderedNotes | null> {
+  const underWay = deskOf(site).get(rendersUnderWay);
   const key = `${release.postId}:${notesHash(release.notes)}`;
   let render = underWay.get(key);
   if (!render) {
