@@ -114,6 +114,25 @@ describe('wp/v2/users/me (oracle made by WordPress 6.1)', function () {
     });
   });
 
+  describe('the author link', () => {
+    let oracle: OracleSite;
+    before(async () => { oracle = await openOracle(); });
+    after(async () => { await oracle.close(); });
+
+    // WordPress puts `/blog` before the main site's structure on a subdirectory network (checked against PHP in test/network/wordpress-parity.test.ts).
+    it("follows the permalink structure's front and trailing slash, as get_author_posts_url() does", async () => {
+      const home = String(await oracle.site.options.get('home'));
+      for (const [structure, link] of [
+        ['/blog/%postname%/', `${home}/blog/author/customer1/`], ['/%postname%', `${home}/author/customer1`],
+        ['/index.php/%year%/%postname%/', `${home}/index.php/author/customer1/`], ['', `${home}/?author=4`],
+      ]) {
+        await oracle.site.options.update('permalink_structure', structure);
+        const res = await request(oracle.app).get(ME).set('Authorization', appPassword('customer1'));
+        assert.equal(res.body.link, link, structure);
+      }
+    });
+  });
+
   describe('editing oneself (POST, PUT, PATCH)', () => {
     let oracle: OracleSite;
     before(async () => { oracle = await openOracle(); });
