@@ -20,6 +20,8 @@ import { NetworkSiteSpec, NetworkUser, RunningNetwork, cookieHeader, startWordPr
 import { StartedServe, startServe } from '../deploy/serve-harness';
 
 const CUSTOMER: NetworkUser = { login: 'customer', password: 'customer-pass-1234', roles: { 2: 'subscriber', 3: 'subscriber' } };
+/** A super admin who is a member of the main site only. */
+const BOSS: NetworkUser = { login: 'boss', password: 'boss-pass-1234', roles: { 1: 'editor' }, superAdmin: true };
 
 /** A site of a built network as a browser reaches it. */
 interface SiteAddress {
@@ -67,7 +69,7 @@ describe('one Understudy process against a real WordPress network', function () 
     const scratch = await scratchDatabase();
     if (scratch.target.client !== 'mysql') throw new Error('unreachable: the skip reason covers SQLite');
     const net = await startWordPressNetwork({
-      db: scratch.target, salts: ORACLE_SALTS, domain, subdomain: isSubdomain, sites, users: [CUSTOMER], muPlugins: { 'understudy-tickets.php': TICKETS_PROBE },
+      db: scratch.target, salts: ORACLE_SALTS, domain, subdomain: isSubdomain, sites, users: [CUSTOMER, BOSS], muPlugins: { 'understudy-tickets.php': TICKETS_PROBE },
     });
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-wpnet-data-'));
     const entry: Built = { scratch, net, dataDir, server: undefined as unknown as StartedServe };
@@ -111,9 +113,9 @@ describe('one Understudy process against a real WordPress network', function () 
     { blogId: 1, host: 'example.test', path: '/' }, { blogId: 2, host: 'two.example.test', path: '/' }, { blogId: 3, host: 'three.example.test', path: '/' },
   ];
 
-  /** Signs the customer in through PHP's wp-login.php on the site, with a nonce PHP made there. */
-  async function signIn(b: Built, site: SiteAddress): Promise<Record<string, string>> {
-    const { cookies } = await b.net.signIn(CUSTOMER.login, CUSTOMER.password, site.path, site.host);
+  /** Signs a user (the customer unless told) in through PHP's wp-login.php on the site, with a nonce PHP made there. */
+  async function signIn(b: Built, site: SiteAddress, user = CUSTOMER): Promise<Record<string, string>> {
+    const { cookies } = await b.net.signIn(user.login, user.password, site.path, site.host);
     const nonce = await b.net.restNonce(cookies, site.path, site.host);
     return { cookie: cookieHeader(cookies), 'x-wp-nonce': nonce };
   }
@@ -145,6 +147,24 @@ describe('one Understudy process against a real WordPress network', function () 
           // WordPress puts /blog before the permalinks of a subdirectory network's main site.
           const front = shape === 'subdirectory' && site.blogId === 1 ? 'blog/' : '';
           assert.equal(theirs.link, `http://${at}${front}author/${CUSTOMER.login}/`);
+
+          const ajax = `${site.path}wp-admin/admin-ajax.php?action=rest-nonce`;
+          const phpNonce = await php(b, site.host, ajax, { cookie: headers.cookie as string });
+          const ourNonce = await ours(b, site.host, ajax, { headers: { cookie: headers.cookie as string } });
+          assert.deepEqual([ourNonce.status, ourNonce.text], [phpNonce.status, phpNonce.text], `${ajax} on ${site.host}`);
+        });
+
+        it(`${at}: users/me?context=edit through ?rest_route= (that site's roles and capabilities) alike for the customer and a super admin`, async () => {
+          const b = network();
+          for (const user of [CUSTOMER, BOSS]) {
+            const headers = await signIn(b, site, user);
+            const uri = `${site.path}?rest_route=/wp/v2/users/me&context=edit`;
+            const phpMe = await php(b, site.host, uri, headers);
+            const ourMe = await ours(b, site.host, uri, { headers });
+            const theirs = assertSameJson(phpMe, ourMe, `${user.login}'s users/me?context=edit at ${at}`);
+            assert.deepEqual(Object.keys(JSON.parse(ourMe.text)), Object.keys(theirs), 'the same fields, in the same order');
+            assert.deepEqual(theirs.roles, user.roles[site.blogId] ? [user.roles[site.blogId]] : []);
+          }
         });
 
         it(`${at}: the site index (name, description, url, home, namespaces, authentication) as PHP answers it`, async () => {
@@ -210,12 +230,28 @@ describe('one Understudy process against a real WordPress network', function () 
         assert.match(mine.headers['content-type'] ?? '', /^text\/html/);
         assert.ok(mine.text.includes('This site has been archived or suspended.') && theirs.text.includes('This site has been archived or suspended.'), uri);
       }
+      const boss = await signIn(subdirectory, subdirectorySites[0] as SiteAddress, BOSS);
+      for (const uri of ['/four/wp-json/wp/v2/users/me', '/four/?rest_route=/wp/v2/users/me']) {
+        assertSameJson(await php(subdirectory, host, uri, boss), await ours(subdirectory, host, uri, { headers: boss }), `${uri}: a super admin signed in by cookie passes`);
+      }
       const ajax = '/four/wp-admin/admin-ajax.php?action=rest-nonce';
       const theirs = await php(subdirectory, host, ajax, headers);
       const mine = await ours(subdirectory, host, ajax, { headers });
       assert.deepEqual([mine.status, mine.text], [theirs.status, theirs.text]);
       assert.equal(mine.status, 410);
     });
+  });
+
+  it('answers the addresses that name no site as PHP does: a path on the main site, an unknown subdomain, another host', async () => {
+    const cases: Array<[Built, string, string]> = [
+      [subdirectory, 'network.test', '/nosuch/wp-json/'], [subdirectory, 'other.test', '/two/wp-json/'],
+      [subdomain, 'nosuch.example.test', '/wp-json/'], [subdomain, 'other.test', '/?rest_route=/'],
+    ];
+    for (const [b, host, uri] of cases) {
+      const theirs = await php(b, host, uri);
+      const mine = await ours(b, host, uri);
+      assert.deepEqual([mine.status, mine.headers.location], [theirs.status, theirs.headers.location], `${host}${uri}`);
+    }
   });
 
   it('a ticket written through Understudy on /two/ is read by PHP on /two/ and not on /three/', async () => {
