@@ -21,7 +21,7 @@ import { StartedServe, startServe } from '../deploy/serve-harness';
 
 const CUSTOMER: NetworkUser = { login: 'customer', password: 'customer-pass-1234', roles: { 2: 'subscriber', 3: 'subscriber' } };
 /** A super admin who is a member of the main site only. */
-const BOSS: NetworkUser = { login: 'boss', password: 'boss-pass-1234', roles: { 1: 'editor' }, superAdmin: true };
+const BOSS: NetworkUser = { login: 'boss', password: 'boss-pass-1234', roles: { 1: 'editor' }, superAdmin: true, applicationPassword: true };
 
 /** A site of a built network as a browser reaches it. */
 interface SiteAddress {
@@ -234,6 +234,12 @@ describe('one Understudy process against a real WordPress network', function () 
       for (const uri of ['/four/wp-json/wp/v2/users/me', '/four/?rest_route=/wp/v2/users/me']) {
         assertSameJson(await php(subdirectory, host, uri, boss), await ours(subdirectory, host, uri, { headers: boss }), `${uri}: a super admin signed in by cookie passes`);
       }
+      // ms_site_check() looks at the cookie alone: a super admin's application password opens /two/, not the archived /four/.
+      const basic = { authorization: `Basic ${Buffer.from(`${BOSS.login}:${subdirectory.net.appPasswords[BOSS.login]}`).toString('base64')}`, accept: 'application/json' };
+      for (const uri of ['/two/wp-json/wp/v2/users/me?context=edit', '/four/wp-json/wp/v2/users/me']) {
+        assertSameJson(await php(subdirectory, host, uri, basic), await ours(subdirectory, host, uri, { headers: basic }), `${uri} by application password`);
+      }
+      assert.equal((await ours(subdirectory, host, '/four/wp-json/wp/v2/users/me', { headers: basic })).status, 410);
       const ajax = '/four/wp-admin/admin-ajax.php?action=rest-nonce';
       const theirs = await php(subdirectory, host, ajax, headers);
       const mine = await ours(subdirectory, host, ajax, { headers });
