@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ScratchDatabase, scratchDatabase } from '../harness/db';
+import { scratchDatabase } from '../harness/db';
 import { NetworkAnswer, requestAt } from '../harness/network';
 import { ORACLE_SALTS } from '../harness/oracle';
 import { NetworkSiteSpec, NetworkUser, RunningNetwork, cookieHeader, startWordPressNetwork, wordpressNetworkSkipReason } from '../harness/wordpress-network';
@@ -32,10 +32,8 @@ interface SiteAddress {
 }
 
 interface Built {
-  scratch: ScratchDatabase;
   net: RunningNetwork;
   server: StartedServe;
-  dataDir: string;
 }
 
 /** A test's own must-use probe: the support tickets PHP sees on the site a request reached. */
@@ -61,22 +59,25 @@ add_action( 'plugins_loaded', function () {
 
 describe('one Understudy process against a real WordPress network', function () {
   this.timeout(300_000);
-  const built: Built[] = [];
+  /** What `after` undoes, newest first. */
+  const cleanups: Array<() => Promise<unknown>> = [];
   let subdirectory: Built;
   let subdomain: Built;
 
   async function build(domain: string, isSubdomain: boolean, sites: NetworkSiteSpec[]): Promise<Built> {
     const scratch = await scratchDatabase();
+    cleanups.push(() => scratch.drop());
     if (scratch.target.client !== 'mysql') throw new Error('unreachable: the skip reason covers SQLite');
     const net = await startWordPressNetwork({
       db: scratch.target, salts: ORACLE_SALTS, domain, subdomain: isSubdomain, sites, users: [CUSTOMER, BOSS], muPlugins: { 'understudy-tickets.php': TICKETS_PROBE },
     });
+    cleanups.push(() => net.close());
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-wpnet-data-'));
-    const entry: Built = { scratch, net, dataDir, server: undefined as unknown as StartedServe };
-    built.push(entry);
+    cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
     // The network's own wp-config.php and no WP_BLOG_ID: the whole network.
-    entry.server = await startServe(['serve', '--port=0'], { WP_CONFIG_PATH: net.configFile, UNDERSTUDY_DATA_DIR: dataDir });
-    return entry;
+    const server = await startServe(['serve', '--port=0'], { WP_CONFIG_PATH: net.configFile, UNDERSTUDY_DATA_DIR: dataDir });
+    cleanups.push(() => server.stop());
+    return { net, server };
   }
 
   before(async function () {
@@ -90,12 +91,7 @@ describe('one Understudy process against a real WordPress network', function () 
   });
 
   after(async () => {
-    for (const { server, net, scratch, dataDir } of built) {
-      await server?.stop();
-      await net.close();
-      await scratch.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
+    for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
   const php = async (b: Built, host: string, uri: string, headers: Record<string, string> = {}): Promise<NetworkAnswer> => {
