@@ -85,7 +85,7 @@ export async function startNetworkServer(
 
 /** Each site opened with its app, its job worker and its desk's background loads; closed in the reverse order. */
 function sitePool(network: OpenedNetwork, logger: Logger, runtime: RuntimeOptions, limits: NetworkPoolLimits): SitePool<OpenSite> {
-  const surface = buildSurface();
+  const surface = buildSurface({ languages: network.config.languages });
   return new SitePool<OpenSite>({
     ...limits,
     async open(blogId) {
