@@ -26,20 +26,26 @@ export function installedLanguages(cfg: Pick<WpConfigFile, 'file' | 'constants' 
  * WP: wp_set_lang_dir(): WP_LANG_DIR when wp-config.php defines it; else WP_CONTENT_DIR's `languages`
  * (WP_CONTENT_DIR defaulting to ABSPATH's `wp-content`) when it is a folder or when ABSPATH has no
  * `wp-includes/languages`; else that. ABSPATH is wp-config.php's own folder unless the file defines it.
+ * Null when a folder is computed at run time or relative (to PHP's working directory, which Understudy cannot see).
  */
 function languageDir(cfg: Pick<WpConfigFile, 'file' | 'constants' | 'dynamic'>): string | null {
-  const constant = (name: string): string | null | undefined => {
-    if (!Object.prototype.hasOwnProperty.call(cfg.constants, name)) return undefined;
-    const value = cfg.constants[name];
-    return typeof value === 'string' && cfg.dynamic?.[name] === undefined ? value : null;
-  };
-  const langDir = constant('WP_LANG_DIR');
+  const langDir = folderConstant(cfg, 'WP_LANG_DIR');
   if (langDir !== undefined) return langDir;
-  const abspath = constant('ABSPATH') ?? `${path.dirname(cfg.file)}/`;
-  const contentDir = constant('WP_CONTENT_DIR') ?? `${abspath}wp-content`;
+  const abspath = folderConstant(cfg, 'ABSPATH');
+  if (abspath === null) return null;
+  const root = abspath ?? path.dirname(path.resolve(cfg.file));
+  const contentDir = folderConstant(cfg, 'WP_CONTENT_DIR');
   if (contentDir === null) return null;
-  const inContent = `${contentDir}/languages`;
-  return isDir(inContent) || !isDir(`${abspath}wp-includes/languages`) ? inContent : `${abspath}wp-includes/languages`;
+  const inContent = path.join(contentDir ?? path.join(root, 'wp-content'), 'languages');
+  const inIncludes = path.join(root, 'wp-includes', 'languages');
+  return isDir(inContent) || !isDir(inIncludes) ? inContent : inIncludes;
+}
+
+/** A folder wp-config.php defines: undefined when it does not, null when Understudy cannot know it. */
+function folderConstant(cfg: Pick<WpConfigFile, 'constants' | 'dynamic'>, name: string): string | null | undefined {
+  if (!Object.prototype.hasOwnProperty.call(cfg.constants, name)) return undefined;
+  const value = cfg.constants[name];
+  return typeof value === 'string' && cfg.dynamic?.[name] === undefined && path.isAbsolute(value) ? value : null;
 }
 
 function isDir(dir: string): boolean {

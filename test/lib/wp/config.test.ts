@@ -92,6 +92,7 @@ describe('site configuration', () => {
     lay('langs', ['it_IT.mo']);
     assert.deepEqual(install("define('WP_LANG_DIR', __DIR__ . '/langs');\n"), ['it_IT']);
     assert.deepEqual(install("define('WP_LANG_DIR', getenv('LANGS'));\n"), [], 'a folder PHP computes is not guessed');
+    assert.deepEqual(install("define('WP_LANG_DIR', 'langs');\n"), [], "nor one relative to PHP's working directory");
     assert.equal(loadSiteConfig({ DB_NAME: 'site', DB_USER: 'wp', DB_HOST: 'db', ...salts }, cwd).languages, undefined, 'no wp-config.php, no install to look at');
   });
 
