@@ -25,12 +25,12 @@ export interface Surface {
   pages: PageRegistry;
 }
 
-/** Every REST route, admin-ajax action and page Understudy implements. */
 /** What the routes' declarations take from the install: the languages a user may choose (SiteConfig.languages). */
 export interface SurfaceOptions {
   languages?: readonly string[];
 }
 
+/** Every REST route, admin-ajax action and page Understudy implements. */
 export function buildSurface(options: SurfaceOptions = {}): Surface {
   const rest = new RestRegistry();
   const ajax = new AjaxRegistry();
