@@ -25,13 +25,18 @@ export interface Surface {
   pages: PageRegistry;
 }
 
+/** What the routes' declarations take from the install: the languages a user may choose (SiteConfig.languages). */
+export interface SurfaceOptions {
+  languages?: readonly string[];
+}
+
 /** Every REST route, admin-ajax action and page Understudy implements. */
-export function buildSurface(): Surface {
+export function buildSurface(options: SurfaceOptions = {}): Surface {
   const rest = new RestRegistry();
   const ajax = new AjaxRegistry();
   const pages = new PageRegistry();
   registerCoreAjaxActions(ajax);
-  registerRoutes(rest, ajax, pages);
+  registerRoutes(rest, ajax, pages, { languages: options.languages ?? [] });
   return { rest, ajax, pages };
 }
 
@@ -40,7 +45,7 @@ export interface AppOptions {
   trustedProxies?: TrustedProxies;
 }
 
-export function createApp(site: Site, surface: Surface = buildSurface(), options: AppOptions = {}): Express {
+export function createApp(site: Site, surface: Surface = buildSurface({ languages: site.config.languages }), options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

@@ -7,8 +7,9 @@ import { registerSupportRoutes } from './support';
 import { emailConfirmationPage } from './wp/profile';
 import { usersMe } from './wp/users';
 
-export function registerRoutes(rest: RestRegistry, ajax: AjaxRegistry, pages: PageRegistry): void {
-  rest.register(usersMe);
+/** `languages`: the languages installed beside WordPress, which users may choose (SiteConfig.languages). */
+export function registerRoutes(rest: RestRegistry, ajax: AjaxRegistry, pages: PageRegistry, install: { languages: readonly string[] }): void {
+  rest.register(usersMe(install.languages));
   pages.register(emailConfirmationPage);
   registerSupportRoutes(rest, pages);
   registerFormRoutes(rest, ajax, pages);

@@ -127,7 +127,7 @@ export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<num
 export async function startProxy(
   ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, settings: ProxySettings, logger: Logger, runtime: RuntimeOptions,
 ): Promise<RunningProxy> {
-  const surface = buildSurface();
+  const surface = buildSurface({ languages: config.languages });
   const live = settings.routesFile ? new LiveRouting({ file: settings.routesFile, surface, logger }) : null;
   const routing: Routing = live ?? loadRouting(undefined, surface);
   const rules = loadRules(settings.rulesFile);

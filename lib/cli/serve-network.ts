@@ -61,7 +61,7 @@ export async function startNetworkServer(
 ): Promise<RunningServer> {
   const network = openNetwork(config, {});
   const settings = loadNetworkSettings(ctx.env);
-  const surface = buildSurface();
+  const surface = buildSurface({ languages: config.languages });
   const sites = sitePool(network, surface, logger, runtime, settings);
   const giveUp = async (err: unknown): Promise<never> => {
     await sites.close();

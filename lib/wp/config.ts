@@ -18,7 +18,7 @@ import type { DefinedCookieConstants } from './auth/cookie-constants';
 import { NetworkInstall } from './multisite/lookup';
 import { networkInstallOf } from './multisite/install';
 import {
-  DbHostParts, WpConfigFile, connectionTarget, cookieConfigOfEnv, cookieConfigOfWpConfig, parseDbHost, readWpConfig,
+  DbHostParts, WpConfigFile, connectionTarget, cookieConfigOfEnv, cookieConfigOfWpConfig, installedLanguages, parseDbHost, readWpConfig,
   siteConfigFromWpConfig,
 } from './wp-config';
 
@@ -58,6 +58,11 @@ export interface SiteConfig {
   cookieConstants?: DefinedCookieConstants;
   /** WP_SITEURL when defined: a single site's `siteurl`, and so its COOKIEHASH, follows it (a network ignores it). */
   siteUrlConstant?: string;
+  /**
+   * The languages installed beside WordPress (get_available_languages(), read once from the WP_LANG_DIR
+   * of the install WP_CONFIG_PATH names): the `locale` a user may choose. Absent without wp-config.php.
+   */
+  languages?: readonly string[];
 }
 
 export interface ServerConfig {
@@ -76,6 +81,7 @@ export function loadSiteConfig(env: Env = process.env, cwd: string = process.cwd
   const { tablePrefix, multisite } = config;
   return {
     ...config, blogId, ...(network ? { network } : {}), ...(blogChosen ? { blogChosen } : {}), ...(wpConfig ? cookieConfigOfWpConfig(wpConfig) : cookieConfigOfEnv(env)),
+    ...(wpConfig ? { languages: installedLanguages(wpConfig) } : {}),
     uploadsDir: path.resolve(cwd, env.UPLOADS_DIR || path.join(config.dataDir, 'uploads')), smtpUrl: smtpUrlOf(env.SMTP_URL),
     outgoingAllow: parseOutgoingAllow(env.OUTGOING_ALLOW),
     objectCache: chooseObjectCache({ wpConfig, site: { tablePrefix, blogId, multisite }, setting: env.OBJECT_CACHE, onUncovered: env.OBJECT_CACHE_UNKNOWN }),

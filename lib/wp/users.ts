@@ -42,6 +42,12 @@ export class UserStore {
     return this.byIdCache.get(id, () => this.load({ ID: id }));
   }
 
+  /** The user as the database holds it now, past the cache: for a session PHP stored a moment ago. */
+  reload(id: number): Promise<WpUser | null> {
+    this.byIdCache.invalidate(id);
+    return this.byId(id);
+  }
+
   /** WP: get_user_by('login'): the login is sanitized first; matching follows the column's collation. */
   async byLogin(login: string): Promise<WpUser | null> {
     return this.byField('user_login', sanitizeUserLogin(login));

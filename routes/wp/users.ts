@@ -7,7 +7,8 @@ import { canUpdateCurrentUser, updateCurrentUser, userItemSchema } from '../../l
 import { argsForItemSchema, typedArgs } from '../../lib/wp/rest/item-schema';
 import { contextArg } from '../../schema/wp/context-arg';
 
-export const usersMe: RouteDeclaration = {
+/** `languages`: the languages installed beside WordPress, which the `locale` argument lists after `en_US`. */
+export const usersMe = (languages: readonly string[]): RouteDeclaration => ({
   namespace: 'wp/v2',
   route: '/users/me',
   endpoints: [
@@ -26,7 +27,7 @@ export const usersMe: RouteDeclaration = {
       methods: ['POST', 'PUT', 'PATCH'],
       permission: canUpdateCurrentUser,
       // WP: get_endpoint_args_for_item_schema( WP_REST_Server::EDITABLE ).
-      args: argsForItemSchema(userItemSchema(), 'edit'),
+      args: argsForItemSchema(userItemSchema(languages), 'edit'),
       handler: updateCurrentUser,
     },
     endpoint({
@@ -39,5 +40,5 @@ export const usersMe: RouteDeclaration = {
       handler: deleteCurrentUser,
     }),
   ],
-  schema: userItemSchema,
-};
+  schema: () => userItemSchema(languages),
+});

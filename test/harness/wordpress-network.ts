@@ -69,6 +69,8 @@ export interface WordPressNetworkOptions {
   domain?: string;
   /** A subdomain install (SUBDOMAIN_INSTALL); default subdirectories. */
   subdomain?: boolean;
+  /** More must-use plugins a test needs (a probe of its own), PHP source by file name. */
+  muPlugins?: Record<string, string>;
 }
 
 /** What PHP decided for one request (the must-use probe). */
@@ -105,10 +107,10 @@ export interface RunningNetwork {
   appPasswords: Record<string, string>;
   /** One request to PHP with the Host header this network answers to unless given. */
   request(pathAndQuery: string, init?: { method?: string; headers?: Record<string, string>; body?: string }): Promise<PhpAnswer>;
-  /** Signs in through `<sitePath>wp-login.php` as a browser would; the cookies WordPress set, by name. */
-  signIn(login: string, password: string, sitePath?: string): Promise<{ cookies: Record<string, string>; setCookies: string[] }>;
-  /** A `wp_rest` nonce made by PHP for the signed-in cookies (admin-ajax.php?action=rest-nonce). */
-  restNonce(cookies: Record<string, string>, sitePath?: string): Promise<string>;
+  /** Signs in through `<sitePath>wp-login.php` (on `host`, default the network's domain) as a browser would; the cookies WordPress set, by name. */
+  signIn(login: string, password: string, sitePath?: string, host?: string): Promise<{ cookies: Record<string, string>; setCookies: string[] }>;
+  /** A `wp_rest` nonce made by PHP for the signed-in cookies (admin-ajax.php?action=rest-nonce on `host`). */
+  restNonce(cookies: Record<string, string>, sitePath?: string, host?: string): Promise<string>;
   /** What PHP decided for a request with this Host and path: the site found, or PHP's answer (a redirect, a 500) when none was. */
   decision(host: string, pathAndQuery: string): Promise<PhpSiteDecision>;
   lookUp(host: string, pathAndQuery: string): Promise<{ site: PhpSiteDecision } | { status: number; location?: string }>;
@@ -163,11 +165,11 @@ export async function startWordPressNetwork(options: WordPressNetworkOptions): P
 
   return {
     url, domain, db: options.db, salts: options.salts, configFile: path.join(dir, 'wp-config.php'), userIds, appPasswords, request, decision, lookUp,
-    async signIn(login, password, sitePath = '/') {
+    async signIn(login, password, sitePath = '/', host = domain) {
       const body = new URLSearchParams({ log: login, pwd: password, 'wp-submit': 'Log In', testcookie: '1' }).toString();
       const res = await request(`${sitePath}wp-login.php`, {
         method: 'POST', body,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: 'wordpress_test_cookie=WP%20Cookie%20check' },
+        headers: { host, 'content-type': 'application/x-www-form-urlencoded', cookie: 'wordpress_test_cookie=WP%20Cookie%20check' },
       });
       const setCookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
       const cookies: Record<string, string> = {};
@@ -182,8 +184,8 @@ export async function startWordPressNetwork(options: WordPressNetworkOptions): P
       }
       return { cookies, setCookies };
     },
-    async restNonce(cookies, sitePath = '/') {
-      const res = await request(`${sitePath}wp-admin/admin-ajax.php?action=rest-nonce`, { headers: { cookie: cookieHeader(cookies) } });
+    async restNonce(cookies, sitePath = '/', host = domain) {
+      const res = await request(`${sitePath}wp-admin/admin-ajax.php?action=rest-nonce`, { headers: { host, cookie: cookieHeader(cookies) } });
       if (res.status !== 200 || !/^[0-9a-f]{10}$/.test(res.body)) throw new Error(`rest-nonce answered ${res.status}: ${res.body.slice(0, 200)}`);
       return res.body;
     },
@@ -193,7 +195,7 @@ export async function startWordPressNetwork(options: WordPressNetworkOptions): P
 
 /** WordPress's files and our own in `dir`, then the main site, the network, its sites and users, under php-cli. */
 function installNetwork(dir: string, probeToken: string, domain: string, options: WordPressNetworkOptions): Record<string, unknown> {
-  layOutNetwork(dir, probeToken);
+  layOutNetwork(dir, probeToken, options.muPlugins ?? {});
   fs.writeFileSync(path.join(dir, 'wp-config.php'), wpConfig(options, dir, null));
   const installed = runPhp(dir, INSTALL_SCRIPT, { domain, subdomain: options.subdomain ?? false, users: options.users });
   fs.writeFileSync(path.join(dir, 'wp-config.php'), wpConfig(options, dir, domain));
@@ -205,7 +207,7 @@ export function cookieHeader(cookies: Record<string, string>): string {
   return Object.entries(cookies).map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('; ');
 }
 
-function layOutNetwork(dir: string, probeToken: string): void {
+function layOutNetwork(dir: string, probeToken: string, muPlugins: Record<string, string>): void {
   for (const entry of fs.readdirSync(WORDPRESS_DIR)) {
     if (entry === 'wp-config.php' || entry === 'wp-content' || entry.startsWith('.')) continue;
     fs.symlinkSync(path.join(WORDPRESS_DIR, entry), path.join(dir, entry));
@@ -216,6 +218,7 @@ function layOutNetwork(dir: string, probeToken: string): void {
     fs.symlinkSync(path.join(WORDPRESS_DIR, 'wp-content', shared), path.join(content, shared));
   }
   fs.writeFileSync(path.join(content, 'mu-plugins/understudy-which-site.php'), probePlugin(probeToken));
+  for (const [name, source] of Object.entries(muPlugins)) fs.writeFileSync(path.join(content, 'mu-plugins', name), source);
   fs.writeFileSync(path.join(dir, 'router.php'), ROUTER);
 }
 

@@ -82,7 +82,11 @@ export async function validateAuthCookie(value: string | undefined, scheme: Cook
   // The HMAC is recomputed with the login as the cookie spells it, as WordPress does.
   const expected = await cookieHmac(ctx.salts, scheme, cookie.login, user.user_pass, cookie.expiration, cookie.token);
   if (!hashEquals(expected, cookie.hmac)) return null;
-  return sessionIsValid(user, cookie.token, now) ? user : null;
+  if (sessionIsValid(user, cookie.token, now)) return user;
+  // A cookie signed with the salts for a session the cached user lacks: PHP may have just signed them in
+  // (wp-login.php, then at once a request here). The user is read again before the session counts as gone.
+  const fresh = await ctx.users.reload(user.ID);
+  return fresh && fresh.user_pass === user.user_pass && sessionIsValid(fresh, cookie.token, now) ? fresh : null;
 }
 
 /** WP: WP_Session_Tokens::verify(): the sha256 of the token is a key of `session_tokens` and has not expired. */

@@ -10,3 +10,4 @@ export { phpToString, phpTruthy } from './values';
 export { parseWpConfig, readWpConfig } from './parse';
 export { cookieConfigOfEnv, cookieConfigOfWpConfig } from './cookie-constants';
 export type { CookieConfig } from './cookie-constants';
+export { installedLanguages } from './languages';

@@ -71,6 +71,31 @@ describe('site configuration', () => {
     assert.deepEqual([fromEnv.cookieConstants, fromEnv.siteUrlConstant], [{ LOGGED_IN_COOKIE: 'in' }, 'https://shop.example/']);
   });
 
+  it('lists the languages installed beside WordPress as get_available_languages() does, from the folder WordPress would use', () => {
+    const defines = Object.entries({ DB_NAME: 'site', DB_USER: 'wp', DB_PASSWORD: 'x', DB_HOST: 'db', ...salts }).map(([k, v]) => `define('${k}', '${v}');`);
+    const install = (extra: string) => {
+      const file = path.join(cwd, 'wp-config.php');
+      fs.writeFileSync(file, `<?php\n${defines.join('\n')}\n${extra}$table_prefix = 'wp_';\n`);
+      return loadSiteConfig({ WP_CONFIG_PATH: file }, cwd).languages;
+    };
+    const lay = (dir: string, files: string[]) => {
+      fs.mkdirSync(path.join(cwd, dir), { recursive: true });
+      for (const name of files) fs.writeFileSync(path.join(cwd, dir, name), '');
+    };
+    assert.deepEqual(install(''), [], 'no language folder');
+    lay('wp-includes/languages', ['fr_FR.mo']);
+    assert.deepEqual(install(''), ['fr_FR'], "wp-includes/languages when wp-content has none");
+    lay('wp-content/languages', ['de_DE.mo', 'admin-de_DE.mo', 'ms-de_DE.mo', 'continents-cities-de_DE.mo', 'de_DE.po', 'ar.mo', 'pt_BR.mo']);
+    assert.deepEqual(install(''), ['ar', 'de_DE', 'pt_BR'], 'wp-content/languages beside wp-config.php, sorted, without the admin, network and city files');
+    lay('content/languages', ['es_ES.mo']);
+    assert.deepEqual(install("define('WP_CONTENT_DIR', __DIR__ . '/content');\n"), ['es_ES']);
+    lay('langs', ['it_IT.mo']);
+    assert.deepEqual(install("define('WP_LANG_DIR', __DIR__ . '/langs');\n"), ['it_IT']);
+    assert.deepEqual(install("define('WP_LANG_DIR', getenv('LANGS'));\n"), [], 'a folder PHP computes is not guessed');
+    assert.deepEqual(install("define('WP_LANG_DIR', 'langs');\n"), [], "nor one relative to PHP's working directory");
+    assert.equal(loadSiteConfig({ DB_NAME: 'site', DB_USER: 'wp', DB_HOST: 'db', ...salts }, cwd).languages, undefined, 'no wp-config.php, no install to look at');
+  });
+
   it('serves on 127.0.0.1:8080 unless PORT and HOST say otherwise', () => {
     assert.deepEqual(loadServerConfig({}), { port: 8080, host: '127.0.0.1' });
     assert.deepEqual(loadServerConfig({ PORT: '9090', HOST: '0.0.0.0' }), { port: 9090, host: '0.0.0.0' });

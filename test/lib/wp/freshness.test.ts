@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { Knex } from 'knex';
+import { createHash, randomBytes } from 'node:crypto';
+import { generateAuthCookie } from '../../../lib/wp/auth/cookies';
 import { serialize, unserialize, toPlain, PhpValue } from '../../../lib/wp/php';
 import { eventually } from '../../harness/eventually';
 import { OracleSite, credentials, openOracle, phpConnection } from '../../harness/oracle';
@@ -67,5 +69,20 @@ describe('changes made by PHP behind Understudy\'s back', function () {
     assert.equal((await ask()).status, 200);
     await php('wp_usermeta').where({ user_id: 4, meta_key: 'session_tokens' }).del();
     await eventually(async () => (await ask()).status === 403, BOUND_MS);
+  });
+
+  it('accepts at once the cookie of a session PHP stored after the user was cached (a sign-in at wp-login.php)', async () => {
+    const user = await oracle.site.users.reload(4);
+    assert.ok(user);
+    const token = randomBytes(32).toString('hex').slice(0, 43);
+    const expiration = credentials.generated_at + 14 * 86400;
+    const verifier = createHash('sha256').update(token).digest('hex');
+    const sessions = { [verifier]: { expiration, ip: '127.0.0.1', ua: 'test', login: credentials.generated_at } };
+    await php('wp_usermeta').where({ user_id: 4, meta_key: 'session_tokens' }).del();
+    await php('wp_usermeta').insert({ user_id: 4, meta_key: 'session_tokens', meta_value: serialize(sessions) });
+    const cookie = `${(await oracle.site.cookieNames()).loggedIn}=${encodeURIComponent(await generateAuthCookie(oracle.site.salts, user, expiration, token, 'logged_in'))}`;
+    const res = await request(oracle.app).get('/wp-admin/admin-ajax.php?action=rest-nonce').set('Cookie', cookie);
+    assert.equal(res.status, 200, res.text);
+    assert.match(res.text, /^[0-9a-f]{10}$/);
   });
 });

@@ -114,6 +114,46 @@ describe('wp/v2/users/me (oracle made by WordPress 6.1)', function () {
     });
   });
 
+  describe('the author link', () => {
+    let oracle: OracleSite;
+    before(async () => { oracle = await openOracle(); });
+    after(async () => { await oracle.close(); });
+
+    // WordPress puts `/blog` before the main site's structure on a subdirectory network (checked against PHP in test/network/wordpress-parity.test.ts).
+    it("follows the permalink structure's front and trailing slash, as get_author_posts_url() does", async () => {
+      const home = String(await oracle.site.options.get('home'));
+      for (const [structure, link] of [
+        ['/blog/%postname%/', `${home}/blog/author/customer1/`], ['/%postname%', `${home}/author/customer1`],
+        ['/index.php/%year%/%postname%/', `${home}/index.php/author/customer1/`], ['', `${home}/?author=4`],
+      ]) {
+        await oracle.site.options.update('permalink_structure', structure);
+        const res = await request(oracle.app).get(ME).set('Authorization', appPassword('customer1'));
+        assert.equal(res.body.link, link, structure);
+      }
+    });
+  });
+
+  describe('the locale a user may choose', () => {
+    let oracle: OracleSite;
+    // As loadSiteConfig() reads them from WP_LANG_DIR beside wp-config.php.
+    before(async () => { oracle = await openOracle({ languages: ['de_DE', 'fr_FR'] }); });
+    after(async () => { await oracle.close(); });
+
+    it('is one of the languages installed beside WordPress, en_US or empty, and the route says so', async () => {
+      const set = (locale: string) => request(oracle.app).post(ME).set('Authorization', appPassword('customer1')).send({ locale });
+      const chosen = await set('de_DE');
+      assert.equal(chosen.status, 200, chosen.text);
+      assert.equal(chosen.body.locale, 'de_DE');
+      const refused = await set('es_ES');
+      assert.deepEqual([refused.status, refused.body.code], [400, 'rest_invalid_param']);
+      assert.match(refused.body.data.params.locale, /^locale is not one of , en_US, de_DE, and fr_FR\.$/);
+      const options = await request(oracle.app).options(ME);
+      const post = options.body.endpoints.find((e: { methods: string[] }) => e.methods.includes('POST'));
+      assert.deepEqual(post.args.locale.enum, ['', 'en_US', 'de_DE', 'fr_FR']);
+      assert.deepEqual(options.body.schema.properties.locale.enum, ['', 'en_US', 'de_DE', 'fr_FR']);
+    });
+  });
+
   describe('editing oneself (POST, PUT, PATCH)', () => {
     let oracle: OracleSite;
     before(async () => { oracle = await openOracle(); });

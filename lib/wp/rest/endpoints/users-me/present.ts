@@ -8,6 +8,7 @@ import { contextArg } from '../../../../../schema/wp/context-arg';
 import { UserCapabilities } from '../../../capabilities';
 import { PhpValue, maybeUnserialize, toPlain } from '../../../php';
 import { isRestDate } from '../../../formatting';
+import { permalinkFront, userTrailingSlashIt } from '../../../rewrite';
 import { Site } from '../../../site';
 import { WpUser, userMeta } from '../../../users';
 
@@ -98,11 +99,17 @@ export function phpIsoDate(mysqlDate: string): string {
   return `${yyyy}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}T${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}+00:00`;
 }
 
-/** WP: get_author_posts_url(): /author/<nicename>/ with pretty permalinks, ?author=<id> otherwise. */
+/**
+ * WP: get_author_posts_url(): with pretty permalinks, the structure's front, `author/<nicename>` and a
+ * slash when the structure ends with one (`/blog/author/<nicename>/` on a subdirectory network's main
+ * site); ?author=<id> otherwise.
+ */
 async function authorLink(site: Site, user: WpUser): Promise<string> {
   const home = await site.homeUrl();
-  const pretty = Boolean(await site.options.get('permalink_structure', ''));
-  return pretty ? `${home}/author/${user.user_nicename}/` : `${home}/?author=${user.ID}`;
+  const structure = String((await site.options.get('permalink_structure', '')) || '');
+  if (!structure) return `${home}/?author=${user.ID}`;
+  const link = userTrailingSlashIt(`${permalinkFront(structure)}author/${user.user_nicename}`, structure);
+  return `${home}/${link.replace(/^\/+/, '')}`;
 }
 
 /**

@@ -31,11 +31,14 @@ import { NEW_EMAIL_META, pendingEmailFor, sendEmailChangeConfirmation } from '..
 // ---------------------------------------------------------------------------------------------
 
 /**
- * WP: WP_REST_Users_Controller::get_item_schema() on a site with avatars shown and no extra languages.
- * The update's args are derived from it (argsForItemSchema(…, 'edit'), ../../item-schema.ts).
+ * WP: WP_REST_Users_Controller::get_item_schema() on a site with avatars shown: the `locale` enum is
+ * '', `en_US` and the installed `languages`. The update's args are derived from it
+ * (argsForItemSchema(…, 'edit'), ../../item-schema.ts).
  */
-export function userItemSchema(): Record<string, unknown> {
-  return userSchemaJson as Record<string, unknown>;
+export function userItemSchema(languages: readonly string[]): Record<string, unknown> {
+  const schema = userSchemaJson as { properties: Record<string, Record<string, unknown>> };
+  const locale = schema.properties.locale as { enum: string[] };
+  return { ...schema, properties: { ...schema.properties, locale: { ...locale, enum: [...locale.enum, ...languages] } } };
 }
 
 // ---------------------------------------------------------------------------------------------
