@@ -30,26 +30,46 @@ export interface ServedSite {
 
 export function createNetworkHandler(sites: NetworkSites, pool: SitePool<ServedSite>, logger: Logger): RequestHandler {
   return (req, res) => {
-    serveFromNetwork(sites, pool, req, res).catch((err) => {
-      logger.error('network: a request could not reach its site', { path: (req.url ?? '/').split('?')[0], error: err instanceof Error ? err.stack : String(err) });
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal error\n');
-      else res.end();
-    });
+    serveFromNetwork(sites, pool, req, res).catch((err) => answerFailure(logger, req, res, err));
   };
 }
 
 async function serveFromNetwork(sites: NetworkSites, pool: SitePool<ServedSite>, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const uri = req.url ?? '/';
-  const found = await sites.lookUp({ host: String(req.headers.host ?? ''), uri, admin: isAdminScript(uri), secure: isSecure(req) });
+  const found = await findSite(sites, req);
   if (found.found === 'none') return void send(res, wpDieAnswer(req, NOT_INSTALLED));
   if (found.found === 'redirect') return void res.writeHead(302, { Location: found.location }).end();
+  await serveSite(pool, found, req, res);
+}
+
+/** A site the lookup found for a request. */
+export type FoundSite = Extract<SiteLookup, { found: 'site' }>;
+
+/** WP: ms_load_current_site_and_network() for this request: its Host and URI. */
+export function findSite(sites: NetworkSites, req: IncomingMessage): Promise<SiteLookup> {
+  const uri = req.url ?? '/';
+  return sites.lookUp({ host: String(req.headers.host ?? ''), uri, admin: isAdminScript(uri), secure: isSecure(req) });
+}
+
+/**
+ * Answers a request for a site the lookup found: ms_site_check()'s wp_die() for a blocked site, else
+ * the site's own app with the site's path taken off the URL. The site is held open until the answer
+ * is done; the request log names its blog.
+ */
+export async function serveSite(pool: SitePool<ServedSite>, found: FoundSite, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const lease = await pool.lease(found.site.blogId);
   res.once('close', lease.release);
   notesOf(res).blogId = found.site.blogId;
   const refusal = siteState(found.site) === 'live' ? null : await refusalFor(found, lease.opened.site, req);
   if (refusal) return void send(res, wpDieAnswer(req, { status: refusal.status, message: refusal.message }));
-  req.url = withinSite(uri, found.site.path);
+  req.url = withinSite(req.url ?? '/', found.site.path);
   lease.opened.app(req, res);
+}
+
+/** A request that failed before its site answered: logged, and a bare 500 when nothing was sent yet. */
+export function answerFailure(logger: Logger, req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  logger.error('network: a request could not reach its site', { path: (req.url ?? '/').split('?')[0], error: err instanceof Error ? err.stack : String(err) });
+  if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal error\n');
+  else res.end();
 }
 
 /** WP: WP_ADMIN: a script under wp-admin/ (admin-ajax.php among them), looked up by the path before it. */
@@ -58,7 +78,7 @@ function isAdminScript(uri: string): boolean {
 }
 
 /** WP: ms_site_check(): the caller seen by cookie alone (no nonce, no application password). */
-async function refusalFor(found: Extract<SiteLookup, { found: 'site' }>, site: Site, req: IncomingMessage): Promise<SiteRefusal | null> {
+async function refusalFor(found: FoundSite, site: Site, req: IncomingMessage): Promise<SiteRefusal | null> {
   const caller = await site.auth.forAjax({ method: req.method ?? 'GET', cookies: parseCookieHeader(req.headers.cookie), ip: clientIp(req), secure: isSecure(req) });
   const adminEmail = found.site.deleted === 2 ? String((await site.options.getSiteOption('admin_email')) ?? '') || undefined : undefined;
   return siteCheck(found.site, { superAdminByCookie: caller.caps.isSuperAdmin }, adminEmail, found.network.domain);

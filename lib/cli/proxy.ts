@@ -4,9 +4,15 @@
  * site and compared with Understudy in the background. On shutdown the shadow counters are printed.
  */
 import path from 'node:path';
-import { buildSurface, createApp } from '../app';
+import type { RequestListener } from 'node:http';
+import { Surface, buildSurface, createApp } from '../app';
+import { OpenedNetwork, siteDatabase } from '../boot';
+import { JobWorker } from '../jobs/worker';
 import { Logger, serverLogger } from '../logger';
-import { Proxy, createProxy } from '../proxy/server';
+import { NetworkShadowEvidence } from '../proxy/network-evidence';
+import { Proxy, ShadowEvidence, createProxy } from '../proxy/server';
+import { UnderstudyFront, networkFront } from '../proxy/understudy-front';
+import { FrontDoorOptions } from '../observability/front-door';
 import { LiveRouting } from '../proxy/live-routing';
 import { RecordOptions, Recorder } from '../proxy/record/recorder';
 import { ShadowStore } from '../proxy/shadow-store';
@@ -23,6 +29,7 @@ import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, applyHeapGrowth, loadRunti
 import { checkAtStartup, closeServer, exitPromptly, stopRequested, stopWorker } from './lifecycle';
 import { degradations, observe, readinessChecks } from './observe';
 import { bindThenOpen } from './serve';
+import { bindThenOpenNetwork, servesNetwork } from './serve-network';
 import { shadowStatusLines } from './shadow';
 
 export const PROXY_HELP = `usage: understudy proxy --upstream=<url> [--port=<port>] [--host=<host>] [--routes=<file>]
@@ -123,7 +130,7 @@ export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<num
   return 0;
 }
 
-/** Reads the routing and rules (mistakes stop it before anything listens), binds, opens the site, answers. */
+/** Reads the routing and rules (mistakes stop it before anything listens), binds, opens the site (or network), answers. */
 export async function startProxy(
   ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, settings: ProxySettings, logger: Logger, runtime: RuntimeOptions,
 ): Promise<RunningProxy> {
@@ -137,18 +144,20 @@ export async function startProxy(
   }
   let started: Proxy | null = null;
   const seen = await observe(ctx, runtime, logger, { shadow: () => (started as Proxy | null)?.stats.snapshot(0) ?? null });
-  const bound = await bindThenOpen(ctx, config, server, limits, logger, seen.door);
-  const { site, url } = bound;
+  // CASE: not over a shadow-writes copy, whose jobs the PHP site has already done for real.
+  const jobs = !routing.shadow.writes;
+  const opened = servesNetwork(config)
+    ? await proxiedNetwork(ctx, config, server, limits, logger, seen.door, runtime, settings, jobs)
+    : await proxiedSite(ctx, config, server, limits, logger, seen.door, runtime, settings, surface);
+  const { site, url } = opened;
   seen.setSite(site);
-  const trustedProxies = runtime.trustedProxies;
   const recorder = settings.record ? new Recorder({ ...settings.record, progress: progressOut(ctx, runtime, logger) }) : null;
-  const evidence = new ShadowStore(site.db, { keepDays: settings.keepDays, keepDifferences: settings.keepDifferences, logger });
   const proxy = createProxy({
-    upstream: settings.upstream, understudy: createApp(site, surface, { trustedProxies }), surface, routing, rules, logger,
-    preserveHost: settings.preserveHost, trustedProxies, upstreamTimeoutMs: settings.upstreamTimeoutMs,
-    evidence, recorder: recorder ?? undefined,
+    upstream: settings.upstream, understudy: opened.understudy, surface, routing, rules, logger,
+    preserveHost: settings.preserveHost, trustedProxies: runtime.trustedProxies, upstreamTimeoutMs: settings.upstreamTimeoutMs,
+    evidence: opened.evidence, recorder: recorder ?? undefined,
   });
-  evidence.start();
+  opened.evidence.start();
   live?.watch();
   const reread = () => {
     if (live) live.reload('SIGHUP');
@@ -156,11 +165,10 @@ export async function startProxy(
   };
   process.on('SIGHUP', reread);
   started = proxy;
-  bound.answerWith(proxy.handler);
-  // As under `serve`, the job worker runs the jobs Understudy's served routes queue (docs/outbound.md);
-  // CASE: not over a shadow-writes copy, whose jobs the PHP site has already done for real.
+  opened.answerWith(proxy.handler);
   await checkAtStartup(site, logger);
-  const worker = routing.shadow.writes ? null : startJobWorker(site, { stopTimeoutMs: runtime.shutdownTimeoutMs });
+  // As under `serve`, job workers run the jobs Understudy's served routes queue (docs/outbound.md).
+  if (jobs) opened.startJobs();
   seen.health.ready(readinessChecks(site), degradations(site));
   return {
     url,
@@ -170,15 +178,71 @@ export async function startProxy(
       seen.health.stopping();
       process.off('SIGHUP', reread);
       live?.close();
-      await bound.drain(runtime.shutdownTimeoutMs);
+      await opened.drain(runtime.shutdownTimeoutMs);
       await proxy.close();
-      await evidence.close();
+      await opened.evidence.close();
       await recorder?.close();
-      if (worker) await stopWorker(site, worker, logger);
       if (seen.metricsServer) await closeServer(seen.metricsServer);
-      await site.close();
+      await opened.close();
       await seen.door.log?.flush();
     },
+  };
+}
+
+/** What the proxy stands in front of, opened behind its listening socket: one site, or a whole network. */
+interface Proxied {
+  url: string;
+  /** The site (on a network, its main site) readiness and metrics look at. */
+  site: Site;
+  understudy: RequestListener | UnderstudyFront;
+  evidence: ShadowEvidence & { start(): void; close(): Promise<void> };
+  answerWith(handler: RequestListener): void;
+  drain(ms: number): Promise<void>;
+  /** Starts the job worker (a network's sites start theirs as they open). */
+  startJobs(): void;
+  /** Stops the job workers and closes the sites and the database. */
+  close(): Promise<void>;
+}
+
+async function proxiedSite(
+  ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, logger: Logger, door: FrontDoorOptions, runtime: RuntimeOptions,
+  settings: ProxySettings, surface: Surface,
+): Promise<Proxied> {
+  const bound = await bindThenOpen(ctx, config, server, limits, logger, door);
+  const { site } = bound;
+  let worker: JobWorker | null = null;
+  return {
+    url: bound.url, site, understudy: createApp(site, surface, { trustedProxies: runtime.trustedProxies }),
+    evidence: new ShadowStore(site.db, { keepDays: settings.keepDays, keepDifferences: settings.keepDifferences, logger }),
+    answerWith: bound.answerWith, drain: bound.drain,
+    startJobs: () => { worker = startJobWorker(site, { stopTimeoutMs: runtime.shutdownTimeoutMs }); },
+    async close() {
+      if (worker) await stopWorker(site, worker, logger);
+      await site.close();
+    },
+  };
+}
+
+/**
+ * A whole network (MULTISITE on, no WP_BLOG_ID): each request's site is found as `serve` finds it
+ * and opened on first use; its shadow evidence goes to its own tables (network-evidence.ts).
+ */
+async function proxiedNetwork(
+  ctx: CliContext, config: OpenedNetwork['config'], server: ServerConfig, limits: HttpLimits, logger: Logger, door: FrontDoorOptions, runtime: RuntimeOptions,
+  settings: ProxySettings, jobs: boolean,
+): Promise<Proxied> {
+  const bound = await bindThenOpenNetwork(ctx, config, server, limits, logger, door, runtime, { jobs });
+  const { network, pool } = bound;
+  return {
+    url: bound.url, site: bound.site, understudy: networkFront(network.sites, pool, logger),
+    evidence: new NetworkShadowEvidence({
+      mainBlogId: config.blogId, keepDays: settings.keepDays, keepDifferences: settings.keepDifferences, logger,
+      databaseOf: (blogId) => siteDatabase(network, blogId),
+      withSite: (blogId, write) => pool.with(blogId, write),
+    }),
+    answerWith: bound.answerWith, drain: bound.drain,
+    startJobs: () => undefined,
+    close: () => bound.close(),
   };
 }
 
