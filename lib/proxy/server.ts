@@ -45,7 +45,7 @@ export interface ProxyOptions {
   /** Where shadow counts and differences are also kept (the shadow store, in the database). */
   evidence?: ShadowEvidence;
   /** Records exchanges the upstream answers (passed and shadowed): `--record`. */
-  recorder?: { observe(req: IncomingMessage, route: string, marked: boolean, onlyMarked: boolean): PassObserver | undefined };
+  recorder?: { observe(req: IncomingMessage, route: string, marked: boolean, onlyMarked: boolean, blogId?: number): PassObserver | undefined };
 }
 
 export interface ShadowEvidence {
@@ -86,7 +86,7 @@ export function createProxy(options: ProxyOptions): Proxy {
     const key = routeKeyOf(target, options.surface.rest);
     // CASE: a body too large to read whole cannot be handed to Understudy: the upstream gets it.
     const mode = complete ? decide(target) : 'pass';
-    const recording = mode === 'serve' ? undefined : options.recorder?.observe(req, key, mode === 'record', Boolean(options.routing.records));
+    const recording = mode === 'serve' ? undefined : options.recorder?.observe(req, key, mode === 'record', Boolean(options.routing.records), site.blogId);
     // CASE: `record` without --record (a reload may add it) passes, unrecorded.
     if (mode === 'pass' || mode === 'record') return passThrough(req, res, upstream, consumed, recording);
     if (mode === 'shadow') return shadowPass(req, res, { upstream, understudy: site.answer, blogId: site.blogId, queue, stats, settings }, key, consumed, recording);
