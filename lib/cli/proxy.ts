@@ -1,7 +1,8 @@
 /**
- * `understudy proxy --upstream=<url>`: one HTTP front for the site. Understudy answers the routes it
- * is told to serve, the PHP site answers everything else, and shadowed routes are answered by the PHP
- * site and compared with Understudy in the background. On shutdown the shadow counters are printed.
+ * `understudy proxy --upstream=<url>`: one HTTP front for the site, or for a whole network. Understudy
+ * answers the routes it is told to serve, the PHP site answers everything else, and shadowed routes
+ * are answered by the PHP site and compared with Understudy in the background. On shutdown the shadow
+ * counters are printed.
  */
 import path from 'node:path';
 import type { RequestListener } from 'node:http';
@@ -56,6 +57,13 @@ described in docs/replay-and-proxy.md.
                        after --record-file-mb MiB or --record-file-entries entries, and only the
                        latest --record-files files are kept. Never slows a client: when the writer
                        falls behind, exchanges are dropped and counted. Progress on stderr.
+
+On a network (MULTISITE on, no WP_BLOG_ID) one proxy stands in front of every site: each request's
+site is found from its Host and path as WordPress finds it, its routes are read within the site
+(/two/wp-json/... is /wp-json/... of the site at /two/), and an address that names no site passes to
+PHP unchanged. An archived, spammed or deleted site's served routes get WordPress's wp_die() answer;
+its other addresses pass. Shadow counts are kept per site, and each site's evidence goes to its own
+tables ('WP_BLOG_ID=<id> understudy shadow report').
 
 The --routes file is read again on SIGHUP and whenever it changes: a route moved from shadow to
 serve (or back) takes effect at once. A file with a mistake keeps the routes in force and logs why.
