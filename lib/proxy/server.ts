@@ -1,8 +1,9 @@
 /**
  * `understudy proxy`: one HTTP front for the site. Each request is routed (routing.ts) to Understudy
  * in-process (`serve`), to the PHP site (`pass`), or to the PHP site with Understudy compared in the
- * background (`shadow`). GET /_understudy/shadow, asked from the proxy's own machine, answers the
- * shadow counters as JSON.
+ * background (`shadow`). In front of a network, the request's site is found first and routing reads
+ * the URL within it (understudy-front.ts). GET /_understudy/shadow, asked from the proxy's own
+ * machine, answers the shadow counters as JSON.
  */
 import { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Surface } from '../app';
