@@ -132,11 +132,12 @@ describe('understudy proxy in front of a whole network', function () {
     const table = (await cli(['shadow', 'status', `--proxy=${proxy.url}`], env)).stdout;
     assert.match(table, /\| blog \| route\s+\|/);
     assert.match(table, /\| 3\s+\| \/wp\/v2\/users\/me\s+\| 2 /);
-    await eventually(async () => (await readEvidence((await net.site(3)).db, 0)).length > 0, 15_000);
-    const [onThree] = await readEvidence((await net.site(3)).db, 0);
-    assert.deepEqual([onThree?.route, onThree?.counters.differed, onThree?.differences.length], ['/wp/v2/users/me', 2, 2]);
-    await eventually(async () => (await readEvidence((await net.site(2)).db, 0)).length > 0, 15_000);
-    assert.equal((await readEvidence((await net.site(2)).db, 0))[0]?.counters.differed, 1);
+    // Counts are written before differences: wait for both.
+    const evidenceOf = async (blogId: number) => (await readEvidence((await net.site(blogId)).db, 0)).map((e) => [e.route, e.counters.differed, e.differences.length]);
+    await eventually(async () => (await evidenceOf(3))[0]?.[2] === 2, 15_000);
+    assert.deepEqual(await evidenceOf(3), [['/wp/v2/users/me', 2, 2]]);
+    await eventually(async () => (await evidenceOf(2))[0]?.[2] === 1, 15_000);
+    assert.deepEqual(await evidenceOf(2), [['/wp/v2/users/me', 1, 1]]);
     assert.deepEqual(await readEvidence((await net.site(1)).db, 0), [], 'the main site holds none of it');
     const logged = proxy.stderr.text().split('\n').filter((l) => l.includes('shadow: Understudy answered differently')).map((l) => JSON.parse(l).blog_id);
     assert.deepEqual(logged.sort(), [2, 3, 3]);
