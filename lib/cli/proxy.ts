@@ -5,32 +5,24 @@
  * counters are printed.
  */
 import path from 'node:path';
-import type { RequestListener } from 'node:http';
-import { Surface, buildSurface, createApp } from '../app';
-import { OpenedNetwork, siteDatabase } from '../boot';
-import { JobWorker } from '../jobs/worker';
+import { buildSurface } from '../app';
 import { Logger, serverLogger } from '../logger';
-import { NetworkShadowEvidence } from '../proxy/network-evidence';
-import { Proxy, ShadowEvidence, createProxy } from '../proxy/server';
-import { UnderstudyFront, networkFront } from '../proxy/understudy-front';
-import { FrontDoorOptions } from '../observability/front-door';
+import { Proxy, createProxy } from '../proxy/server';
 import { LiveRouting } from '../proxy/live-routing';
 import { RecordOptions, Recorder } from '../proxy/record/recorder';
-import { ShadowStore } from '../proxy/shadow-store';
 import { Routing, loadRouting } from '../proxy/routing';
 import { loadRules } from '../replay/rules';
 import { ServerConfig, SiteConfig, loadServerConfig, loadSiteConfig } from '../wp/config';
 import { Site } from '../wp/site';
-import { startJobWorker } from '../worker';
 import { CliError, ParsedArgs, parseCommandArgs, stringFlag } from './args';
 import { CliContext } from './context';
 import { HttpLimits, PROXY_HTTP_LIMITS, loadHttpLimits } from './http-server';
 import { nginxCommand } from './nginx';
 import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, applyHeapGrowth, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
-import { checkAtStartup, closeServer, exitPromptly, stopRequested, stopWorker } from './lifecycle';
+import { checkAtStartup, closeServer, exitPromptly, stopRequested } from './lifecycle';
 import { degradations, observe, readinessChecks } from './observe';
-import { bindThenOpen } from './serve';
-import { bindThenOpenNetwork, servesNetwork } from './serve-network';
+import { proxiedNetwork, proxiedSite } from './proxied';
+import { servesNetwork } from './serve-network';
 import { shadowStatusLines } from './shadow';
 
 export const PROXY_HELP = `usage: understudy proxy --upstream=<url> [--port=<port>] [--host=<host>] [--routes=<file>]
@@ -194,63 +186,6 @@ export async function startProxy(
       await opened.close();
       await seen.door.log?.flush();
     },
-  };
-}
-
-/** What the proxy stands in front of, opened behind its listening socket: one site, or a whole network. */
-interface Proxied {
-  url: string;
-  /** The site (on a network, its main site) readiness and metrics look at. */
-  site: Site;
-  understudy: RequestListener | UnderstudyFront;
-  evidence: ShadowEvidence & { start(): void; close(): Promise<void> };
-  answerWith(handler: RequestListener): void;
-  drain(ms: number): Promise<void>;
-  /** Starts the job worker (a network's sites start theirs as they open). */
-  startJobs(): void;
-  /** Stops the job workers and closes the sites and the database. */
-  close(): Promise<void>;
-}
-
-async function proxiedSite(
-  ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, logger: Logger, door: FrontDoorOptions, runtime: RuntimeOptions,
-  settings: ProxySettings, surface: Surface,
-): Promise<Proxied> {
-  const bound = await bindThenOpen(ctx, config, server, limits, logger, door);
-  const { site } = bound;
-  let worker: JobWorker | null = null;
-  return {
-    url: bound.url, site, understudy: createApp(site, surface, { trustedProxies: runtime.trustedProxies }),
-    evidence: new ShadowStore(site.db, { keepDays: settings.keepDays, keepDifferences: settings.keepDifferences, logger }),
-    answerWith: bound.answerWith, drain: bound.drain,
-    startJobs: () => { worker = startJobWorker(site, { stopTimeoutMs: runtime.shutdownTimeoutMs }); },
-    async close() {
-      if (worker) await stopWorker(site, worker, logger);
-      await site.close();
-    },
-  };
-}
-
-/**
- * A whole network (MULTISITE on, no WP_BLOG_ID): each request's site is found as `serve` finds it
- * and opened on first use; its shadow evidence goes to its own tables (network-evidence.ts).
- */
-async function proxiedNetwork(
-  ctx: CliContext, config: OpenedNetwork['config'], server: ServerConfig, limits: HttpLimits, logger: Logger, door: FrontDoorOptions, runtime: RuntimeOptions,
-  settings: ProxySettings, jobs: boolean,
-): Promise<Proxied> {
-  const bound = await bindThenOpenNetwork(ctx, config, server, limits, logger, door, runtime, { jobs });
-  const { network, pool } = bound;
-  return {
-    url: bound.url, site: bound.site, understudy: networkFront(network.sites, pool, logger),
-    evidence: new NetworkShadowEvidence({
-      mainBlogId: config.blogId, keepDays: settings.keepDays, keepDifferences: settings.keepDifferences, logger,
-      databaseOf: (blogId) => siteDatabase(network, blogId),
-      withSite: (blogId, write) => pool.with(blogId, write),
-    }),
-    answerWith: bound.answerWith, drain: bound.drain,
-    startJobs: () => undefined,
-    close: () => bound.close(),
   };
 }
 
