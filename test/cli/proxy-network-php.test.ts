@@ -2,17 +2,21 @@
  * `understudy proxy` in front of a real WordPress 6.1 network (php -S, MariaDB), Understudy reading
  * the network's own wp-config.php: the plugins' routes of each site are Understudy's, everything else
  * is PHP's answer (its redirect for an address naming no site, its 410 for an archived site's page),
- * and an archived site's served routes get the same wp_die() PHP gives for that address.
+ * and an archived site's served routes get the same wp_die() PHP gives for that address. What the
+ * proxy records replays against PHP itself with `replay --network`, each exchange reaching its site.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseCapture } from '../../lib/replay/capture';
 import { ScratchDatabase, scratchDatabase } from '../harness/db';
+import { eventually } from '../harness/eventually';
 import { requestAt } from '../harness/network';
 import { ORACLE_SALTS } from '../harness/oracle';
 import { RunningNetwork, cookieHeader, startWordPressNetwork, wordpressNetworkSkipReason } from '../harness/wordpress-network';
 import { StartedServe, startServe } from '../deploy/serve-harness';
+import { cli } from './cli-harness';
 
 const BOSS = { login: 'boss', password: 'boss-pass-1234', roles: {}, superAdmin: true };
 const CUSTOMER = { login: 'customer', password: 'customer-pass-1234', roles: { 2: 'subscriber' } };
@@ -23,6 +27,8 @@ describe('understudy proxy in front of a real WordPress network', function () {
   let php: RunningNetwork;
   let proxy: StartedServe;
   let dataDir: string;
+  let env: Record<string, string>;
+  let recording: string;
 
   before(async function () {
     const skip = wordpressNetworkSkipReason();
@@ -37,7 +43,9 @@ describe('understudy proxy in front of a real WordPress network', function () {
       sites: [{ path: '/two/' }, { path: '/three/', archived: true }],
     });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-proxy-php-'));
-    proxy = await startServe(['proxy', `--upstream=${php.address}`, '--port=0'], { WP_CONFIG_PATH: php.configFile, UNDERSTUDY_DATA_DIR: dataDir });
+    env = { WP_CONFIG_PATH: php.configFile, UNDERSTUDY_DATA_DIR: dataDir };
+    recording = path.join(dataDir, 'recording');
+    proxy = await startServe(['proxy', `--upstream=${php.address}`, '--port=0', `--record=${recording}`, '--record-routes=/,page:/three/'], env);
   });
 
   after(async () => {
@@ -85,5 +93,18 @@ describe('understudy proxy in front of a real WordPress network', function () {
     assert.equal(String(page.headers['x-powered-by']).startsWith('PHP'), true);
     const boss = await viaProxy('/three/wp-json/support/v1/tickets', await signedIn(BOSS.login, BOSS.password));
     assert.equal(boss.status, 200, `a super admin signed in by cookie passes, as in PHP: ${boss.text}`);
+  });
+
+  it('records the network\'s traffic with each exchange\'s Host, and replays it against PHP with --network, each site answering', async () => {
+    for (const uri of ['/two/wp-json/', '/wp-json/', '/three/']) await viaProxy(uri);
+    const recorded = () => (fs.existsSync(recording) ? fs.readdirSync(recording) : []).flatMap((name) => parseCapture(fs.readFileSync(path.join(recording, name), 'utf8')));
+    await eventually(async () => ['/two/wp-json/', '/wp-json/'].every((uri) => recorded().some((e) => e.request.url === `http://network.test${uri}`)), 10_000);
+    assert.deepEqual(recorded().filter((e) => e.route === '/').map((e) => e.blogId), [2, 1]);
+    const run = await cli(['replay', recording, `--target=${php.address}`, '--network', '--format=json'], env);
+    const report = JSON.parse(run.stdout) as { totals: { exchanges: number; matched: number } };
+    assert.equal(run.status, 0, run.stdout);
+    assert.equal(report.totals.matched, report.totals.exchanges);
+    const without = await cli(['replay', recording, `--target=${php.address}`, '--format=json'], env);
+    assert.equal(without.status, 1, 'PHP finds no site for its own address');
   });
 });
