@@ -90,11 +90,16 @@ export function openNetwork(config: OpenedNetwork['config'], options: Pick<BootO
  * site). Closing the site leaves the pool to the network.
  */
 export async function openSiteOfNetwork(network: OpenedNetwork, blogId: number, options: BootOptions): Promise<Site> {
-  const tables = new Tables({ prefix: network.config.tablePrefix, blogId, multisite: true });
-  const db: Database = { ...network.db, tables, close: async () => {} };
+  const db = siteDatabase(network, blogId);
   await migrate(db, MIGRATIONS);
   const config = configOfBlog(network.config, blogId);
   const site = createSite(config, db, options.clock ?? systemClock, withFields(options.logger, { blog_id: blogId }));
   await keepObjectCacheCoherent(site);
   return site;
+}
+
+/** One site's tables over the network's pool; closing it leaves the pool open. */
+export function siteDatabase(network: OpenedNetwork, blogId: number): Database {
+  const tables = new Tables({ prefix: network.config.tablePrefix, blogId, multisite: true });
+  return { ...network.db, tables, close: async () => {} };
 }

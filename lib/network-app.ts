@@ -14,6 +14,7 @@ import { Logger } from './logger';
 import { servingSite } from './network-route';
 import { parseCookieHeader, clientIp, isSecure } from './wp/http/request-info';
 import { notesOf } from './wp/http/request-notes';
+import { SiteLookup } from './wp/multisite/lookup';
 import { Network, NetworkSite } from './wp/multisite/network';
 import { NetworkSites } from './wp/multisite/sites';
 import { SitePool } from './wp/multisite/site-pool';
@@ -42,20 +43,33 @@ export interface NetworkSurface {
 
 export function createNetworkHandler(network: NetworkSurface, logger: Logger): RequestHandler {
   return (req, res) => {
-    serveFromNetwork(network, req, res).catch((err) => {
-      logger.error('network: a request could not reach its site', { path: (req.url ?? '/').split('?')[0], error: err instanceof Error ? err.stack : String(err) });
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal error\n');
-      else res.end();
-    });
+    serveFromNetwork(network, req, res).catch((err) => answerFailure(logger, req, res, err));
   };
 }
 
-async function serveFromNetwork({ sites, pool, rest }: NetworkSurface, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const uri = req.url ?? '/';
-  const found = await sites.lookUp({ host: String(req.headers.host ?? ''), uri, admin: isAdminScript(uri), secure: isSecure(req) });
+async function serveFromNetwork(network: NetworkSurface, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const found = await findSite(network.sites, req);
   if (found.found === 'none') return void send(res, wpDieAnswer(req, NOT_INSTALLED));
   if (found.found === 'redirect') return void res.writeHead(302, { Location: found.location }).end();
-  const within = withinSite(uri, found.site.path);
+  await serveSite(network, found, req, res);
+}
+
+/** A site the lookup found for a request. */
+export type FoundSite = Extract<SiteLookup, { found: 'site' }>;
+
+/** WP: ms_load_current_site_and_network() for this request: its Host and URI. */
+export function findSite(sites: NetworkSites, req: IncomingMessage): Promise<SiteLookup> {
+  const uri = req.url ?? '/';
+  return sites.lookUp({ host: String(req.headers.host ?? ''), uri, admin: isAdminScript(uri), secure: isSecure(req) });
+}
+
+/**
+ * Answers a request for a site the lookup found (or the blog its route names: network-route.ts):
+ * ms_site_check()'s wp_die() for a blocked site, else the site's own app with the site's path taken
+ * off the URL. The site is held open until the answer is done; the request log names its blog.
+ */
+export async function serveSite({ sites, pool, rest }: NetworkSurface, found: FoundSite, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const within = withinSite(req.url ?? '/', found.site.path);
   const site = await servingSite(sites, rest, found, within, res);
   const lease = await pool.lease(site.blogId);
   res.once('close', lease.release);
@@ -65,6 +79,13 @@ async function serveFromNetwork({ sites, pool, rest }: NetworkSurface, req: Inco
   req.url = within;
   lease.opened.visited();
   lease.opened.app(req, res);
+}
+
+/** A request that failed before its site answered: logged, and a bare 500 when nothing was sent yet. */
+export function answerFailure(logger: Logger, req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  logger.error('network: a request could not reach its site', { path: (req.url ?? '/').split('?')[0], error: err instanceof Error ? err.stack : String(err) });
+  if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal error\n');
+  else res.end();
 }
 
 /** WP: WP_ADMIN: a script under wp-admin/ (admin-ajax.php among them), looked up by the path before it. */

@@ -1,28 +1,28 @@
 /**
- * `understudy proxy --upstream=<url>`: one HTTP front for the site. Understudy answers the routes it
- * is told to serve, the PHP site answers everything else, and shadowed routes are answered by the PHP
- * site and compared with Understudy in the background. On shutdown the shadow counters are printed.
+ * `understudy proxy --upstream=<url>`: one HTTP front for the site, or for a whole network. Understudy
+ * answers the routes it is told to serve, the PHP site answers everything else, and shadowed routes
+ * are answered by the PHP site and compared with Understudy in the background. On shutdown the shadow
+ * counters are printed.
  */
 import path from 'node:path';
-import { buildSurface, createApp } from '../app';
+import { buildSurface } from '../app';
 import { Logger, serverLogger } from '../logger';
 import { Proxy, createProxy } from '../proxy/server';
 import { LiveRouting } from '../proxy/live-routing';
 import { RecordOptions, Recorder } from '../proxy/record/recorder';
-import { ShadowStore } from '../proxy/shadow-store';
 import { Routing, loadRouting } from '../proxy/routing';
 import { loadRules } from '../replay/rules';
 import { ServerConfig, SiteConfig, loadServerConfig, loadSiteConfig } from '../wp/config';
 import { Site } from '../wp/site';
-import { startJobWorker } from '../worker';
 import { CliError, ParsedArgs, parseCommandArgs, stringFlag } from './args';
 import { CliContext } from './context';
 import { HttpLimits, PROXY_HTTP_LIMITS, loadHttpLimits } from './http-server';
 import { nginxCommand } from './nginx';
 import { RUNTIME_FLAGS, RUNTIME_HELP, RuntimeOptions, applyHeapGrowth, loadRuntimeOptions, warnAboutForwardedProto } from './runtime-options';
-import { checkAtStartup, closeServer, exitPromptly, stopRequested, stopWorker } from './lifecycle';
+import { checkAtStartup, closeServer, exitPromptly, stopRequested } from './lifecycle';
 import { degradations, observe, readinessChecks } from './observe';
-import { bindThenOpen } from './serve';
+import { proxiedNetwork, proxiedSite } from './proxied';
+import { servesNetwork } from './serve-network';
 import { shadowStatusLines } from './shadow';
 
 export const PROXY_HELP = `usage: understudy proxy --upstream=<url> [--port=<port>] [--host=<host>] [--routes=<file>]
@@ -49,6 +49,13 @@ described in docs/replay-and-proxy.md.
                        after --record-file-mb MiB or --record-file-entries entries, and only the
                        latest --record-files files are kept. Never slows a client: when the writer
                        falls behind, exchanges are dropped and counted. Progress on stderr.
+
+On a network (MULTISITE on, no WP_BLOG_ID) one proxy stands in front of every site: each request's
+site is found from its Host and path as WordPress finds it, its routes are read within the site
+(/two/wp-json/... is /wp-json/... of the site at /two/), and an address that names no site passes to
+PHP unchanged. An archived, spammed or deleted site's served routes get WordPress's wp_die() answer;
+its other addresses pass. Shadow counts are kept per site, and each site's evidence goes to its own
+tables ('WP_BLOG_ID=<id> understudy shadow report').
 
 The --routes file is read again on SIGHUP and whenever it changes: a route moved from shadow to
 serve (or back) takes effect at once. A file with a mistake keeps the routes in force and logs why.
@@ -123,7 +130,7 @@ export async function proxyCommand(ctx: CliContext, argv: string[]): Promise<num
   return 0;
 }
 
-/** Reads the routing and rules (mistakes stop it before anything listens), binds, opens the site, answers. */
+/** Reads the routing and rules (mistakes stop it before anything listens), binds, opens the site (or network), answers. */
 export async function startProxy(
   ctx: CliContext, config: SiteConfig, server: ServerConfig, limits: HttpLimits, settings: ProxySettings, logger: Logger, runtime: RuntimeOptions,
 ): Promise<RunningProxy> {
@@ -137,18 +144,20 @@ export async function startProxy(
   }
   let started: Proxy | null = null;
   const seen = await observe(ctx, runtime, logger, { shadow: () => (started as Proxy | null)?.stats.snapshot(0) ?? null });
-  const bound = await bindThenOpen(ctx, config, server, limits, logger, seen.door);
-  const { site, url } = bound;
+  // CASE: not over a shadow-writes copy, whose jobs the PHP site has already done for real.
+  const jobs = !routing.shadow.writes;
+  const opened = servesNetwork(config, ctx)
+    ? await proxiedNetwork(ctx, config, server, limits, logger, seen.door, runtime, settings, surface, jobs)
+    : await proxiedSite(ctx, config, server, limits, logger, seen.door, runtime, settings, surface);
+  const { site, url } = opened;
   seen.setSite(site);
-  const trustedProxies = runtime.trustedProxies;
   const recorder = settings.record ? new Recorder({ ...settings.record, progress: progressOut(ctx, runtime, logger) }) : null;
-  const evidence = new ShadowStore(site.db, { keepDays: settings.keepDays, keepDifferences: settings.keepDifferences, logger });
   const proxy = createProxy({
-    upstream: settings.upstream, understudy: createApp(site, surface, { trustedProxies }), surface, routing, rules, logger,
-    preserveHost: settings.preserveHost, trustedProxies, upstreamTimeoutMs: settings.upstreamTimeoutMs,
-    evidence, recorder: recorder ?? undefined,
+    upstream: settings.upstream, understudy: opened.understudy, surface, routing, rules, logger,
+    preserveHost: settings.preserveHost, trustedProxies: runtime.trustedProxies, upstreamTimeoutMs: settings.upstreamTimeoutMs,
+    evidence: opened.evidence, recorder: recorder ?? undefined,
   });
-  evidence.start();
+  opened.evidence.start();
   live?.watch();
   const reread = () => {
     if (live) live.reload('SIGHUP');
@@ -156,11 +165,10 @@ export async function startProxy(
   };
   process.on('SIGHUP', reread);
   started = proxy;
-  bound.answerWith(proxy.handler);
-  // As under `serve`, the job worker runs the jobs Understudy's served routes queue (docs/outbound.md);
-  // CASE: not over a shadow-writes copy, whose jobs the PHP site has already done for real.
+  opened.answerWith(proxy.handler);
   await checkAtStartup(site, logger);
-  const worker = routing.shadow.writes ? null : startJobWorker(site, { stopTimeoutMs: runtime.shutdownTimeoutMs });
+  // As under `serve`, job workers run the jobs Understudy's served routes queue (docs/outbound.md).
+  if (jobs) opened.startJobs();
   seen.health.ready(readinessChecks(site), degradations(site));
   return {
     url,
@@ -170,13 +178,12 @@ export async function startProxy(
       seen.health.stopping();
       process.off('SIGHUP', reread);
       live?.close();
-      await bound.drain(runtime.shutdownTimeoutMs);
+      await opened.drain(runtime.shutdownTimeoutMs);
       await proxy.close();
-      await evidence.close();
+      await opened.evidence.close();
       await recorder?.close();
-      if (worker) await stopWorker(site, worker, logger);
       if (seen.metricsServer) await closeServer(seen.metricsServer);
-      await site.close();
+      await opened.close();
       await seen.door.log?.flush();
     },
   };

@@ -20,7 +20,7 @@ import { CliContext } from './context';
 
 export const REPLAY_HELP = `usage: understudy replay <capture> --target=<url> [--rules=<file>] [--format=text|json] [--html=<file>]
                          [--credential=<type>:<captured>=><replacement>]... [--credentials=<file>]
-                         [--timeout=<ms>]
+                         [--timeout=<ms>] [--network]
 
 Sends every request of <capture> (HAR 1.2, or Understudy's JSON capture format; or a folder of
 them, such as an 'understudy proxy --record' recording, read in file name order) to --target and
@@ -35,12 +35,16 @@ the rules (--rules; WordPress defaults otherwise, see docs/replay-and-proxy.md).
                     --credential='identity:<basic:agent1>=>agent1:STAGING PASS'
   --credentials     a JSON file holding a list of such substitutions (see the rules format)
   --timeout         milliseconds to wait for each answer (default 30000)
+  --network         the capture is of a WordPress network and --target serves that network (PHP, or
+                    'understudy serve' with MULTISITE on and no WP_BLOG_ID): each exchange is sent
+                    with the Host it was captured with, so its Host and path pick the site, and
+                    /<site>/wp-json/... is grouped as that site's REST route
 
 Credentials are never printed. Progress goes to stderr. Exit status: 0 when every exchange
 matched (or was excluded), 1 otherwise.
 `;
 
-const FLAGS = { target: 'string', rules: 'string', format: 'string', html: 'string', credentials: 'string', timeout: 'string' } as const;
+const FLAGS = { target: 'string', rules: 'string', format: 'string', html: 'string', credentials: 'string', timeout: 'string', network: 'boolean' } as const;
 
 export async function replayCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const { credentials: cliCredentials, rest } = takeCredentialFlags(argv);
@@ -57,10 +61,14 @@ export async function replayCommand(ctx: CliContext, argv: string[]): Promise<nu
   if (fileCredentials) rules.credentials.push(...credentialsFile(ctx, fileCredentials));
   rules.credentials.push(...cliCredentials);
 
+  const network = args.flags.network === true;
+  if (!network && exchanges.some((e) => e.blogId !== undefined)) {
+    ctx.stderr.write('This capture was recorded in front of a network: without --network the target sees its own host name, not each site\'s.\n');
+  }
   const { rest: registry } = buildSurface();
   const progress = createProgress(ctx.stderr, exchanges.length);
   const report = await runReplay(exchanges, {
-    target, rules, timeoutMs: timeoutOf(stringFlag(args, 'timeout')),
+    target, rules, network, timeoutMs: timeoutOf(stringFlag(args, 'timeout')),
     routeOf: (t) => routeKeyOf(t, registry),
     onResult: (result) => progress.tick(result.name, result.outcome === 'matched' || result.outcome === 'excluded'),
   });

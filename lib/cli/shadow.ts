@@ -4,7 +4,7 @@
  * `understudy shadow report`: the evidence every proxy stored in the database (shadow-report.ts).
  */
 import { STATUS_PATH } from '../proxy/server';
-import { ShadowStatus, matchRate } from '../proxy/stats';
+import { RouteStatus, ShadowStatus, matchRate } from '../proxy/stats';
 import { sendRequest } from '../replay/send';
 import { loadServerConfig } from '../wp/config';
 import { CliError, choiceFlag, parseCommandArgs, stringFlag } from './args';
@@ -60,9 +60,11 @@ async function fetchStatus(proxy: string): Promise<ShadowStatus> {
 
 /** The counters as a table, with a totals line; shared with the proxy's shutdown summary. */
 export function shadowStatusLines(status: ShadowStatus): string[] {
-  const fields = ['route', 'compared', 'match rate', 'matched', 'differed', 'noise', 'failed', 'dropped', 'skipped'];
-  const rows = [...status.routes, { route: '(all routes)', ...status.totals, matchRate: matchRate(status.totals) }].map((r) => ({
-    route: r.route, compared: r.compared, 'match rate': r.matchRate === null ? '-' : `${(r.matchRate * 100).toFixed(1)}%`,
+  // Behind a proxy in front of a network, each site's routes are counted apart: a blog column says whose.
+  const perSite = status.routes.some((r) => r.blogId !== undefined);
+  const fields = [...(perSite ? ['blog'] : []), 'route', 'compared', 'match rate', 'matched', 'differed', 'noise', 'failed', 'dropped', 'skipped'];
+  const rows = [...status.routes, { route: '(all routes)', ...status.totals, matchRate: matchRate(status.totals) } as RouteStatus].map((r) => ({
+    ...(perSite ? { blog: r.blogId ?? '' } : {}), route: r.route, compared: r.compared, 'match rate': r.matchRate === null ? '-' : `${(r.matchRate * 100).toFixed(1)}%`,
     matched: r.matched, differed: r.differed, noise: r.noiseCancelled, failed: r.failed, dropped: r.dropped, skipped: r.skipped,
   }));
   return [`Shadow traffic since ${status.since} (${status.pending} comparisons pending)`, ...asciiTable(fields, rows)];

@@ -1,8 +1,9 @@
 /**
  * `understudy proxy`: one HTTP front for the site. Each request is routed (routing.ts) to Understudy
  * in-process (`serve`), to the PHP site (`pass`), or to the PHP site with Understudy compared in the
- * background (`shadow`). GET /_understudy/shadow, asked from the proxy's own machine, answers the
- * shadow counters as JSON.
+ * background (`shadow`). In front of a network, the request's site is found first and routing reads
+ * the URL within it (understudy-front.ts). GET /_understudy/shadow, asked from the proxy's own
+ * machine, answers the shadow counters as JSON.
  */
 import { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Surface } from '../app';
@@ -21,14 +22,15 @@ import type { Mode, Routing } from './routing';
 import { shadowPass } from './shadow';
 import { ShadowDifference, ShadowQueue } from './shadow-queue';
 import { Counter, ShadowStats } from './stats';
+import { UnderstudyFront, singleSiteFront } from './understudy-front';
 
 export const STATUS_PATH = '/_understudy/shadow';
 
 export interface ProxyOptions {
   /** The PHP site's address, e.g. http://127.0.0.1:8081. */
   upstream: string;
-  /** Understudy's own request listener (createApp). */
-  understudy: RequestListener;
+  /** Understudy's own request listener (createApp), or a network's sites found per request (understudy-front.ts). */
+  understudy: RequestListener | UnderstudyFront;
   surface: Surface;
   routing: Routing;
   rules: ReplayRules;
@@ -44,11 +46,12 @@ export interface ProxyOptions {
   /** Where shadow counts and differences are also kept (the shadow store, in the database). */
   evidence?: ShadowEvidence;
   /** Records exchanges the upstream answers (passed and shadowed): `--record`. */
-  recorder?: { observe(req: IncomingMessage, route: string, marked: boolean, onlyMarked: boolean): PassObserver | undefined };
+  recorder?: { observe(req: IncomingMessage, route: string, marked: boolean, onlyMarked: boolean, blogId?: number): PassObserver | undefined };
 }
 
 export interface ShadowEvidence {
-  count(route: string, counter: Counter): void;
+  /** `blogId`: on a network, the site the exchange was for. */
+  count(route: string, counter: Counter, blogId?: number): void;
   difference(difference: ShadowDifference): void;
 }
 
@@ -63,7 +66,7 @@ export interface Proxy {
 export function createProxy(options: ProxyOptions): Proxy {
   const upstream = createUpstream(options.upstream, options.preserveHost ?? true, options.upstreamTimeoutMs);
   const evidence = options.evidence;
-  const stats = new ShadowStats(evidence && ((route, counter) => evidence.count(route, counter)));
+  const stats = new ShadowStats(evidence && ((route, counter, blogId) => evidence.count(route, counter, blogId)));
   const settings = options.routing.shadow;
   const queue = new ShadowQueue({
     rules: options.rules, stats, logger: options.logger,
@@ -71,20 +74,24 @@ export function createProxy(options: ProxyOptions): Proxy {
     onDifference: evidence && ((difference) => evidence.difference(difference)),
   });
   const maxBody = options.maxAjaxBodyBytes ?? options.surface.ajax.largestBody;
-  const shadowContext = { upstream, understudy: options.understudy, queue, stats, settings };
+  const front = typeof options.understudy === 'function' ? singleSiteFront(options.understudy) : options.understudy;
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method === 'GET' && (req.url ?? '').split('?')[0] === STATUS_PATH && isLoopback(req)) return sendStatus(res, stats, queue);
+    const site = await front.find(req);
+    // CASE: an address naming no site of the network: PHP answers it (its redirect, or its error), unchanged.
+    if (!site) return passThrough(req, res, upstream, null, options.recorder?.observe(req, routeKeyOf(targetOf(req.url ?? '/')), false, Boolean(options.routing.records)));
+    if (site.blogId !== undefined) notesOf(res).blogId = site.blogId;
     const decide = (target: RequestTarget) => options.routing.decide(target, routeKeyOf(target, options.surface.rest));
-    const { target, consumed, complete } = await classify(req, res, maxBody, decide);
+    const { target, consumed, complete } = await classify(req, res, site.url, maxBody, decide);
     const key = routeKeyOf(target, options.surface.rest);
     // CASE: a body too large to read whole cannot be handed to Understudy: the upstream gets it.
     const mode = complete ? decide(target) : 'pass';
-    const recording = mode === 'serve' ? undefined : options.recorder?.observe(req, key, mode === 'record', Boolean(options.routing.records));
+    const recording = mode === 'serve' ? undefined : options.recorder?.observe(req, key, mode === 'record', Boolean(options.routing.records), site.blogId);
     // CASE: `record` without --record (a reload may add it) passes, unrecorded.
     if (mode === 'pass' || mode === 'record') return passThrough(req, res, upstream, consumed, recording);
-    if (mode === 'shadow') return shadowPass(req, res, shadowContext, key, consumed, recording);
-    return serve(options.understudy, req, res, consumed, target);
+    if (mode === 'shadow') return shadowPass(req, res, { upstream, understudy: site.answer, blogId: site.blogId, queue, stats, settings }, key, consumed, recording);
+    return serve(site.answer, req, res, consumed, target);
   };
 
   return {
@@ -110,10 +117,10 @@ export function createProxy(options: ProxyOptions): Proxy {
  * admin-ajax's action, and rest_route on the front controller, which $_POST gives before the pretty
  * path (only when the URL alone would not reach Understudy: a body cannot take a request from it).
  * Every other body stays unread and streams on. The bytes read are held in the body memory until the
- * answer is done or the connection goes (whichever path the body took on).
+ * answer is done or the connection goes (whichever path the body took on). `url` is the request's as
+ * its site reads it (without a network site's path).
  */
-async function classify(req: IncomingMessage, res: ServerResponse, limit: number, decide: (target: RequestTarget) => Mode): Promise<Classified> {
-  const url = req.url ?? '/';
+async function classify(req: IncomingMessage, res: ServerResponse, url: string, limit: number, decide: (target: RequestTarget) => Mode): Promise<Classified> {
   const target = targetOf(url);
   const unread = { target, consumed: null, complete: true };
   if (!phpReadsForm(req.method, req.headers['content-type']) || !hasBody(req)) return unread;

@@ -13,6 +13,8 @@ import { ShadowStats } from './stats';
 
 export interface ShadowJob {
   route: string;
+  /** On a network: the site the exchange was for. */
+  blogId?: number;
   method: string;
   /** Path and query, as the client sent them. */
   url: string;
@@ -29,6 +31,8 @@ export interface ShadowJob {
 /** A comparison that differed, redacted, as the shadow store keeps it. */
 export interface ShadowDifference {
   route: string;
+  /** On a network: the site the exchange was for. */
+  blogId?: number;
   method: string;
   url: string;
   /** How many differences there were; `diffs` holds the first LOGGED_DIFFS. */
@@ -68,7 +72,7 @@ export class ShadowQueue {
   /** Queues a comparison; false (and counted as dropped) when the queue is full. */
   enqueue(job: ShadowJob): boolean {
     if (this.waiting.length >= this.options.queueLimit && this.running >= this.options.concurrency) {
-      this.options.stats.count(job.route, 'dropped');
+      this.options.stats.count(job.route, 'dropped', job.blogId);
       return false;
     }
     this.waiting.push(job);
@@ -103,20 +107,20 @@ export class ShadowQueue {
     try {
       const rules = rulesFor(this.options.rules, job.method, job.route);
       const diffs = compareResponses(job.primary, await this.timed(job.understudy()), rules);
-      if (!diffs.length) return stats.count(job.route, 'matched');
+      if (!diffs.length) return stats.count(job.route, 'matched', job.blogId);
       const noise = job.repeatable ? compareResponses(job.primary, await this.timed(job.upstreamAgain()), rules).map((d) => d.where) : [];
       const real = diffs.filter((d) => !isNoise(d, noise));
-      if (!real.length) return stats.count(job.route, 'noiseCancelled');
-      stats.count(job.route, 'differed');
+      if (!real.length) return stats.count(job.route, 'noiseCancelled', job.blogId);
+      stats.count(job.route, 'differed', job.blogId);
       const difference = {
         route: job.route, method: job.method, url: redactor.text(job.url), count: real.length,
         diffs: real.slice(0, LOGGED_DIFFS).map((d) => redactor.difference(d)),
       };
-      logger.warn('shadow: Understudy answered differently', { ...difference });
-      this.options.onDifference?.(difference);
+      logger.warn('shadow: Understudy answered differently', { ...difference, ...logBlog(job) });
+      this.options.onDifference?.({ ...difference, ...blogOf(job) });
     } catch (err) {
-      stats.count(job.route, 'failed');
-      logger.warn('shadow: comparison failed', { route: job.route, method: job.method, error: redactor.text(err instanceof Error ? err.message : String(err)) });
+      stats.count(job.route, 'failed', job.blogId);
+      logger.warn('shadow: comparison failed', { route: job.route, ...logBlog(job), method: job.method, error: redactor.text(err instanceof Error ? err.message : String(err)) });
     }
   }
 
@@ -139,4 +143,13 @@ function isNoise(d: Difference, noise: readonly string[]): boolean {
     const parent = n.endsWith('.length') ? n.slice(0, -'.length'.length) : n;
     return d.where === n || d.where.startsWith(`${parent}.`) || d.where.startsWith(`${parent}[`);
   });
+}
+
+function blogOf(job: ShadowJob): { blogId?: number } {
+  return job.blogId !== undefined ? { blogId: job.blogId } : {};
+}
+
+/** The blog as request logs name it (`blog_id`). */
+function logBlog(job: ShadowJob): { blog_id?: number } {
+  return job.blogId !== undefined ? { blog_id: job.blogId } : {};
 }

@@ -21,6 +21,8 @@ export interface ShadowContext {
   queue: ShadowQueue;
   stats: ShadowStats;
   settings: Required<ShadowSettings>;
+  /** On a network: the site the exchange is for (counts and differences carry it). */
+  blogId?: number;
 }
 
 /** Copies of a streamed body up to a bound; past it, the copy is abandoned (the stream is not). */
@@ -52,7 +54,7 @@ export function shadowPass(req: IncomingMessage, res: ServerResponse, ctx: Shado
   const method = (req.method ?? 'GET').toUpperCase();
   const repeatable = method === 'GET' || method === 'HEAD';
   if (!repeatable && !ctx.settings.writes) {
-    ctx.stats.count(route, 'skipped');
+    ctx.stats.count(route, 'skipped', ctx.blogId);
     return passThrough(req, res, ctx.upstream, consumed, recording);
   }
   // Everything the comparison needs is taken now: the connection may serve another request later.
@@ -71,12 +73,12 @@ export function shadowPass(req: IncomingMessage, res: ServerResponse, ctx: Shado
     },
     responseChunk: (chunk) => responseBody.add(chunk),
     finished: (complete, timedOut) => {
-      if (timedOut) return ctx.stats.count(route, 'failed');
+      if (timedOut) return ctx.stats.count(route, 'failed', ctx.blogId);
       if (!complete || !answer) return;
-      if (requestBody.overflowed || responseBody.overflowed) return ctx.stats.count(route, 'skipped');
+      if (requestBody.overflowed || responseBody.overflowed) return ctx.stats.count(route, 'skipped', ctx.blogId);
       const body = requestBody.bytes;
       ctx.queue.enqueue({
-        route, method, url, repeatable,
+        route, method, url, repeatable, ...(ctx.blogId !== undefined ? { blogId: ctx.blogId } : {}),
         primary: { ...answer, body: responseBody.bytes.toString('utf8') },
         secrets: secretsOf({ method, url: `http://shadow${url}`, headers: pairs(understudyHeaders), body: body.toString('utf8') || null }),
         understudy: () => injectRequest(ctx.understudy, { method, url, rawHeaders: understudyHeaders, body, ...client }),

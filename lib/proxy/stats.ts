@@ -22,6 +22,8 @@ export type Counter = Exclude<keyof RouteCounters, 'compared'>;
 
 export interface RouteStatus extends RouteCounters {
   route: string;
+  /** Behind a proxy in front of a network: the site these counts are of. */
+  blogId?: number;
   /** (matched + noiseCancelled) / compared, or null before the first comparison. */
   matchRate: number | null;
 }
@@ -37,26 +39,29 @@ export interface ShadowStatus {
 const COMPARED: readonly Counter[] = ['matched', 'differed', 'noiseCancelled'];
 
 export class ShadowStats {
-  private readonly routes = new Map<string, RouteCounters>();
+  /** By site (on a network) and route. */
+  private readonly routes = new Map<string, { route: string; blogId?: number; counters: RouteCounters }>();
   private readonly since = new Date().toISOString();
 
   /** @param onCount also told of every count (the shadow store keeps them in the database) */
-  constructor(private readonly onCount?: (route: string, counter: Counter) => void) {}
+  constructor(private readonly onCount?: (route: string, counter: Counter, blogId?: number) => void) {}
 
-  count(route: string, counter: Counter): void {
-    this.onCount?.(route, counter);
-    const counters = this.routes.get(route) ?? empty();
-    counters[counter]++;
-    if (COMPARED.includes(counter)) counters.compared++;
-    this.routes.set(route, counters);
+  /** `blogId`: on a network, the site the exchange was for; each site's routes are counted apart. */
+  count(route: string, counter: Counter, blogId?: number): void {
+    this.onCount?.(route, counter, blogId);
+    const key = `${blogId ?? ''} ${route}`;
+    const entry = this.routes.get(key) ?? { route, ...(blogId !== undefined ? { blogId } : {}), counters: empty() };
+    entry.counters[counter]++;
+    if (COMPARED.includes(counter)) entry.counters.compared++;
+    this.routes.set(key, entry);
   }
 
-  /** A copy of the counters, routes sorted by name. */
+  /** A copy of the counters, by site, then route name. */
   snapshot(pending: number): ShadowStatus {
     const totals = empty();
-    const routes = [...this.routes.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([route, c]) => {
+    const routes = [...this.routes.values()].sort((a, b) => (a.blogId ?? 0) - (b.blogId ?? 0) || a.route.localeCompare(b.route)).map(({ route, blogId, counters: c }) => {
       for (const key of Object.keys(totals) as Array<keyof RouteCounters>) totals[key] += c[key];
-      return { route, ...c, matchRate: matchRate(c) };
+      return { route, ...(blogId !== undefined ? { blogId } : {}), ...c, matchRate: matchRate(c) };
     });
     return { since: this.since, pending, totals, routes };
   }

@@ -22,6 +22,10 @@ export interface Exchange {
   note?: string;
   /** Why the exchange cannot be compared (a proxy recording cut a body over its cap); it is not sent. */
   notComparable?: string;
+  /** A proxy recording's route key (as the proxy read it, within the exchange's site). */
+  route?: string;
+  /** A recording made in front of a network: the blog the exchange was for. */
+  blogId?: number;
   request: CapturedRequest;
   response: CapturedResponse;
 }
@@ -63,10 +67,12 @@ function fromHarEntry(entry: any, index: number): Exchange {
   const body = typeof content.text === 'string'
     ? content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text
     : null;
-  const notComparable = entry._understudy?.notComparable;
+  const { notComparable, route, blogId } = entry._understudy ?? {};
   return {
     name: String(entry.comment || `${req.method} ${req.url}` || `entry ${index + 1}`),
     ...(typeof notComparable === 'string' ? { notComparable } : {}),
+    ...(typeof route === 'string' ? { route } : {}),
+    ...(Number.isInteger(blogId) ? { blogId: Number(blogId) } : {}),
     request: {
       method: String(req.method ?? 'GET'),
       url: String(req.url ?? ''),

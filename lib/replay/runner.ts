@@ -7,6 +7,7 @@ import type { Exchange } from './capture';
 import { compareResponses } from './compare';
 import type { Difference } from './compare-rules';
 import { secretsOf, secretsOfSubstitutions, substituteCredentials } from './credentials';
+import { capturedHost, urlWithinSite } from './network-site';
 import { Redactor } from './redact';
 import { RequestTarget, routeKeyOf, targetOf } from './route-key';
 import { ReplayRules, isExcluded, rulesFor } from './rules';
@@ -18,6 +19,8 @@ export interface ExchangeResult {
   index: number;
   name: string;
   route: string;
+  /** A recording made in front of a network: the blog the exchange was for. */
+  blogId?: number;
   method: string;
   /** The captured URL, with credentials redacted. */
   url: string;
@@ -53,6 +56,8 @@ export interface ReplayOptions {
   /** The route key of a request; the default collapses ids without knowing Understudy's routes. */
   routeOf?: (target: RequestTarget) => string;
   timeoutMs?: number;
+  /** The capture is of a network, and so is the target: each exchange keeps its Host (network-site.ts). */
+  network?: boolean;
   /** Called after each exchange (progress bars). */
   onResult?: (result: ExchangeResult, done: number, total: number) => void;
 }
@@ -76,9 +81,11 @@ export async function runReplay(exchanges: readonly Exchange[], options: ReplayO
 async function replayOne(exchange: Exchange, index: number, options: ReplayOptions, redactor: Redactor): Promise<ExchangeResult> {
   const { request } = exchange;
   const contentType = request.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
-  const route = (options.routeOf ?? routeKeyOf)(targetOf(request.url, request.method, request.body, contentType));
+  const url = options.network ? urlWithinSite(request.url) : request.url;
+  // A recording's route is the one the proxy read, within its site.
+  const route = exchange.route ?? (options.routeOf ?? routeKeyOf)(targetOf(url, request.method, request.body, contentType));
   const base = {
-    index, name: exchange.name, route, method: request.method, url: redactor.text(request.url),
+    index, name: exchange.name, route, ...(exchange.blogId !== undefined ? { blogId: exchange.blogId } : {}), method: request.method, url: redactor.text(request.url),
     expectedStatus: exchange.response.status, diffs: [] as Difference[],
   };
   if (isExcluded(options.rules, route)) return { ...base, outcome: 'excluded', ms: 0 };
@@ -86,7 +93,8 @@ async function replayOne(exchange: Exchange, index: number, options: ReplayOptio
   if (exchange.notComparable) return { ...base, outcome: 'excluded', error: `not comparable: ${exchange.notComparable}`, ms: 0 };
   const started = Date.now();
   try {
-    const actual = await sendCaptured(substituteCredentials(request, options.rules.credentials), options.target, [], options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const host = options.network ? capturedHost(request) : [];
+    const actual = await sendCaptured(substituteCredentials(request, options.rules.credentials), options.target, host, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const rules = rulesFor(options.rules, request.method, route, hostReplacements(request.url, options.target));
     const diffs = compareResponses(exchange.response, actual, rules).map((d) => redactor.difference(d));
     return { ...base, outcome: diffs.length ? 'differed' : 'matched', actualStatus: actual.status, diffs, ms: Date.now() - started };

@@ -95,6 +95,8 @@ export interface PhpAnswer {
 export interface RunningNetwork {
   /** http://<domain>: the main site's address (served on 127.0.0.1:<port>). */
   url: string;
+  /** http://127.0.0.1:<port>: where PHP listens (a proxy's upstream; send the network's Host). */
+  address: string;
   /** The network's domain, as wp_site and wp_blogs hold it. */
   domain: string;
   db: Extract<DbTarget, { client: 'mysql' }>;
@@ -164,7 +166,7 @@ export async function startWordPressNetwork(options: WordPressNetworkOptions): P
   }
 
   return {
-    url, domain, db: options.db, salts: options.salts, configFile: path.join(dir, 'wp-config.php'), userIds, appPasswords, request, decision, lookUp,
+    url, address: `http://127.0.0.1:${port}`, domain, db: options.db, salts: options.salts, configFile: path.join(dir, 'wp-config.php'), userIds, appPasswords, request, decision, lookUp,
     async signIn(login, password, sitePath = '/', host = domain) {
       const body = new URLSearchParams({ log: login, pwd: password, 'wp-submit': 'Log In', testcookie: '1' }).toString();
       const res = await request(`${sitePath}wp-login.php`, {

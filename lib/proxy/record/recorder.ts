@@ -42,6 +42,8 @@ export interface RecordCounters {
 
 interface Pending {
   route: string;
+  /** In front of a network: the site the exchange was for. */
+  blogId?: number;
   started: Date;
   ms: number;
   method: string;
@@ -105,9 +107,10 @@ export class Recorder {
   /**
    * An observer that records this exchange, or undefined when it is not to be recorded. `marked`: its
    * route is in `record` mode; `onlyMarked`: the routing file names such routes, so other exchanges
-   * are recorded only when --record-routes names them (without either, every exchange is).
+   * are recorded only when --record-routes names them (without either, every exchange is). `blogId`:
+   * in front of a network, the site it is for, written down with its route for the replay.
    */
-  observe(req: IncomingMessage, route: string, marked = false, onlyMarked = false): PassObserver | undefined {
+  observe(req: IncomingMessage, route: string, marked = false, onlyMarked = false, blogId?: number): PassObserver | undefined {
     const named = this.routes.some((r) => r.test(route));
     if (!marked && !named && (onlyMarked || this.routes.length)) return undefined;
     if ((this.options.sample ?? 1) < 1 && (this.options.random ?? Math.random)() >= (this.options.sample ?? 1)) return undefined;
@@ -115,7 +118,7 @@ export class Recorder {
     const started = new Date();
     const scheme = isSecure(req) ? 'https' : 'http';
     const pending: Pending = {
-      route, started, ms: 0, method: req.method ?? 'GET', url: `${scheme}://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,
+      route, ...(blogId !== undefined ? { blogId } : {}), started, ms: 0, method: req.method ?? 'GET', url: `${scheme}://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,
       headers: pairs(withoutHopByHop(req.rawHeaders)), requestBody: new Capped(limit),
       status: 0, statusText: '', responseHeaders: [], responseBody: new Capped(limit),
     };
@@ -205,7 +208,7 @@ export class Recorder {
       cache: {},
       timings: { send: 0, wait: p.ms, receive: 0 },
       comment: `${p.method} ${p.route}`,
-      _understudy: { route: p.route, ...(notComparable ? { notComparable } : {}) },
+      _understudy: { route: p.route, ...(p.blogId !== undefined ? { blogId: p.blogId } : {}), ...(notComparable ? { notComparable } : {}) },
     };
   }
 

@@ -25,7 +25,7 @@ export function wpDieAnswer(req: IncomingMessage, die: WpDie): WpDieAnswer {
   if (wantsJson(req)) {
     return { status, contentType: 'application/json; charset=UTF-8', body: JSON.stringify({ code: 'wp_die', message: die.message, data: { status }, additional_errors: [] }) };
   }
-  return { status, contentType: 'text/html; charset=utf-8', body: page(die.message) };
+  return { status, contentType: 'text/html; charset=UTF-8', body: page(die.message) };
 }
 
 /** WP: wp_is_json_request(): a JSON media type in Accept or Content-Type. */

@@ -18,4 +18,14 @@ describe('shadow stats', () => {
     assert.deepEqual(status.totals, { compared: 4, matched: 2, differed: 1, noiseCancelled: 1, failed: 1, dropped: 1, skipped: 1 });
     assert.equal(matchRate(status.totals), 0.75);
   });
+
+  it('counts each site of a network apart, by blog then route, with one total', () => {
+    const stats = new ShadowStats();
+    stats.count('/wp/v2/users/me', 'differed', 3);
+    stats.count('/wp/v2/users/me', 'matched', 2);
+    stats.count('/wp/v2/users/me', 'matched', 3);
+    const status = stats.snapshot(0);
+    assert.deepEqual(status.routes.map((r) => [r.blogId, r.route, r.compared, r.matchRate]), [[2, '/wp/v2/users/me', 1, 1], [3, '/wp/v2/users/me', 2, 0.5]]);
+    assert.equal(status.totals.compared, 3);
+  });
 });
