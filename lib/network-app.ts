@@ -43,8 +43,11 @@ async function serveFromNetwork(sites: NetworkSites, pool: SitePool<ServedSite>,
   const found = await sites.lookUp({ host: String(req.headers.host ?? ''), uri, admin: isAdminScript(uri), secure: isSecure(req) });
   if (found.found === 'none') return void send(res, wpDieAnswer(req, NOT_INSTALLED));
   if (found.found === 'redirect') return void res.writeHead(302, { Location: found.location }).end();
-  const lease = await pool.lease(found.site.blogId);
-  res.once('close', lease.release);
+  const leasing = pool.lease(found.site.blogId);
+  // Held until the answer is over, even when the visitor leaves while the site is still opening
+  // (then 'close' has fired before the lease is given, and a listener added after would never run).
+  res.once('close', () => void leasing.then((lease) => lease.release(), () => undefined));
+  const lease = await leasing;
   notesOf(res).blogId = found.site.blogId;
   const refusal = siteState(found.site) === 'live' ? null : await refusalFor(found, lease.opened.site, req);
   if (refusal) return void send(res, wpDieAnswer(req, { status: refusal.status, message: refusal.message }));
