@@ -165,7 +165,7 @@ async function openOneByOne(net: Served, sites: number, memory: MemoryRow[]): Pr
   await net.events.loaded(1);
   let before = await heldMemory(net.inspectorPort);
   let openBefore = 1;
-  memory.push({ name: 'network process, main site only', held: before });
+  memory.push({ name: `network process, main site only; idle, its CPU ${await idleCpu(net.child)} ms a second`, held: before });
   const firsts: number[] = [];
   const seconds: number[] = [];
   for (let blogId = 2; blogId <= sites; blogId++) {
@@ -174,7 +174,8 @@ async function openOneByOne(net: Served, sites: number, memory: MemoryRow[]): Pr
     if (![10, 25, sites].includes(blogId)) continue;
     await Promise.all(blogIds(blogId).slice(1).map((id) => net.events.loaded(id)));
     const held = await heldMemory(net.inspectorPort);
-    memory.push({ name: `network process, ${blogId} sites open, idle (one request each, desks loaded)`, held, perSite: perSite(held, before, blogId - openBefore) });
+    const cpu = blogId === sites ? `; idle, its CPU ${await idleCpu(net.child)} ms a second` : '';
+    memory.push({ name: `network process, ${blogId} sites open, idle (one request each, desks loaded)${cpu}`, held, perSite: perSite(held, before, blogId - openBefore) });
     before = held;
     openBefore = blogId;
   }
@@ -194,6 +195,14 @@ async function letGo(net: Served, sites: number, run: { connections: number; dur
   while (net.events.letGo < sites - 1 && performance.now() - started < 60_000) await new Promise((resolve) => setTimeout(resolve, 250));
   const after = await heldMemory(net.inspectorPort);
   memory.push({ name: `NETWORK_SITE_IDLE_SECONDS=5: ${net.events.letGo} let go after ${((performance.now() - started) / 1000).toFixed(0)} s`, held: after });
+}
+
+/** The CPU a process spends with no request, in ms a second over 10 s (each open site's job worker looks for due jobs every second). */
+async function idleCpu(server: ChildProcess): Promise<string> {
+  const before = cpuTimeMs(server.pid);
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
+  const spent = cpuTimeSince(server.pid, before);
+  return spent === undefined ? '?' : (spent / 10).toFixed(1);
 }
 
 /** users/me on blog `blogId`, as its visitors address it; how long the answer took, in ms. */
