@@ -67,10 +67,10 @@ export function freePort(): Promise<number> {
 const metricsPorts = new WeakMap<ChildProcess, number>();
 
 /** The built server (`npm run build` first), with `env`, once it listens; its metrics on a port of their own. */
-export async function startServer(args: string[], env: Record<string, string>): Promise<ChildProcess> {
+export async function startServer(args: string[], env: Record<string, string>, { nodeArgs: suiteArgs = [] as string[] } = {}): Promise<ChildProcess> {
   // Node's flags as `npm start` gives them; BENCH_SERVER_NODE_ARGS adds others (say `--cpu-prof
-  // --cpu-prof-dir=/tmp/prof`, which Node refuses in NODE_OPTIONS).
-  const nodeArgs = [...START_NODE_FLAGS, ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
+  // --cpu-prof-dir=/tmp/prof`, which Node refuses in NODE_OPTIONS), and a suite its own (an inspector port).
+  const nodeArgs = [...START_NODE_FLAGS, ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean), ...suiteArgs];
   const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : await freePort();
   const child = await start('Understudy', [...nodeArgs, path.join(ROOT, 'dist/bin/understudy.js'), ...args], { METRICS_PORT: String(metricsPort), ...env });
   metricsPorts.set(child, metricsPort);
@@ -91,8 +91,8 @@ function start(name: string, args: string[], env: Record<string, string>): Promi
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      // The metrics port's line comes first and names an address too: not the server's.
-      if (!output.split('\n').some((line) => !/metrics/i.test(line) && /listening|Serving|http:\/\/127\.0\.0\.1:\d+/i.test(line))) return;
+      // The metrics port's line comes first and names an address too, as does the inspector's: not the server's.
+      if (!output.split('\n').some((line) => !/metrics|debugger/i.test(line) && /listening|Serving|http:\/\/127\.0\.0\.1:\d+/i.test(line))) return;
       // Listening: its output is read (so its pipes never fill) and dropped from now on.
       child.stdout?.off('data', onData).resume();
       child.stderr?.off('data', onData).resume();

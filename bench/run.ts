@@ -3,19 +3,21 @@
  * same machine in the same run (docs/performance.md records the figures), each with the server's
  * resident memory after the run and at its highest, its heap, and the machine's load average.
  *
- *   npm run bench -- [--suite=docs,tickets,mail,record,writes] [--connections=16] [--duration=10] [suite options]
+ *   npm run bench -- [--suite=docs,tickets,mail,record,writes,chat,network] [--connections=16] [--duration=10] [suite options]
  *   docs:    10,000 published docs, a rotation of searches (typos, prefixes, filters)  (bench/docs.ts)
  *   tickets: --tickets=100000 --indexes=both|on|off --writes=<per second> --buffer-pool=<MB>   (bench/tickets.ts)
  *   mail:    --indexes=on|off; signed ~20 KB relay messages, every 202 checked stored   (bench/mail.ts)
  *   record:  client p99 through the proxy with --record off and on           (bench/record.ts)
  *   writes:  --tickets=5000 --caches=redis,memcached; PATCH /tickets/<id> beside no cache, Redis, memcached (bench/writes.ts)
  *   chat:    --streams=100,500,2000 --php-workers=10 --php=on|off; streamed answers through Understudy and PHP-FPM (bench/chat.ts)
+ *   network: --sites=50 --site-tickets=1000; one process serving a network against one serving a site (bench/network.ts)
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { ROOT, Result, benchArgs, log, measureBareExpress, report } from './harness';
 import { chatSuite } from './chat';
 import { mailSuite } from './mail';
+import { networkSuite } from './network';
 import { docsSuite } from './docs';
 import { recordSuite } from './record';
 import { ticketsSuite } from './tickets';
@@ -28,6 +30,7 @@ const SUITES: Record<string, (args: Record<string, string>, connections: number,
   record: (_args, connections, duration) => recordSuite(connections, duration),
   writes: writesSuite,
   chat: (args) => chatSuite(args),
+  network: networkSuite,
 };
 
 async function main(): Promise<void> {

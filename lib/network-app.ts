@@ -69,10 +69,19 @@ export function findSite(sites: NetworkSites, req: IncomingMessage): Promise<Sit
  * off the URL. The site is held open until the answer is done; the request log names its blog.
  */
 export async function serveSite({ sites, pool, rest }: NetworkSurface, found: FoundSite, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // Listened for at once: a visitor may leave while the site is still opening, and a site held for
+  // an answer nobody waits for would never be let go.
+  let release: (() => void) | null = null;
+  let gone = false;
+  res.once('close', () => {
+    gone = true;
+    release?.();
+  });
   const within = withinSite(req.url ?? '/', found.site.path);
   const site = await servingSite(sites, rest, found, within, res);
   const lease = await pool.lease(site.blogId);
-  res.once('close', lease.release);
+  if (gone) return lease.release();
+  release = lease.release;
   notesOf(res).blogId = site.blogId;
   const refusal = siteState(site) === 'live' ? null : await refusalFor(site, found.network, lease.opened.site, req);
   if (refusal) return void send(res, wpDieAnswer(req, { status: refusal.status, message: refusal.message }));

@@ -40,11 +40,14 @@ export type NetworkIdOf = () => Promise<number>;
 export class OptionStore {
   private readonly autoloaded: FreshCache<'all', Map<string, StoredValue>>;
   private readonly single: FreshCache<string, StoredValue | null>;
+  /** The network's options by `{network id}:{name}`: read on every signed-in request of a network site (site_admins, using_application_passwords). */
+  private readonly network: FreshCache<string, StoredValue | null>;
 
   /** `changes`: the site's feed, told of each option written (WordPress caches them one by one and in `alloptions`); absent only for the demo seed's writes. */
   constructor(private readonly db: Database, private readonly networkId?: NetworkIdOf, private readonly changes?: ChangeFeed) {
     this.autoloaded = new FreshCache(undefined, undefined, 'options');
     this.single = new FreshCache(undefined, undefined, 'options');
+    this.network = new FreshCache(undefined, undefined, 'options');
   }
 
   /** WP: get_option(): the decoded value, or `fallback` when the option does not exist. */
@@ -99,8 +102,11 @@ export class OptionStore {
   async getSiteOption(name: string): Promise<unknown> {
     if (!this.networkId) return this.get(name);
     const siteId = await this.networkId();
-    const row = await this.db.knex(this.db.tables.sitemeta).where({ site_id: siteId, meta_key: name }).first('meta_value');
-    return row ? maybeUnserialize(String(row.meta_value)) : undefined;
+    const stored = await this.network.get(`${siteId}:${name}`, async () => {
+      const row = await this.db.knex(this.db.tables.sitemeta).where({ site_id: siteId, meta_key: name }).first('meta_value');
+      return row ? new StoredValue(String(row.meta_value)) : null;
+    });
+    return stored?.value;
   }
 
   /** WP: add_site_option(): into the site's network; does nothing when that network has the option. */
@@ -110,12 +116,14 @@ export class OptionStore {
     const { knex, tables } = this.db;
     const exists = await knex(tables.sitemeta).where({ site_id: siteId, meta_key: name }).first('meta_id');
     if (!exists) await knex(tables.sitemeta).insert({ site_id: siteId, meta_key: name, meta_value: maybeSerialize(value) });
+    this.network.invalidate(`${siteId}:${name}`);
   }
 
   /** Forgets everything cached, after rows were written through another store (e.g. a transaction's). */
   forgetAll(): void {
     this.autoloaded.invalidate();
     this.single.invalidate();
+    this.network.invalidate();
   }
 
   private async stored(name: string): Promise<StoredValue | undefined> {
