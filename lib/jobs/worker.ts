@@ -1,16 +1,16 @@
 /**
  * The worker inside each server process: it claims due jobs and runs their handlers, at most
- * `concurrency` at a time. It looks for work on a node-cron tick every second (so a retry starts
+ * `concurrency` at a time. It looks for work on a tick every second (so a retry starts
  * within about a second of its time, and jobs enqueued by another process are found), and at once
  * when this process enqueues a job or a job finishes. Stopping lets running jobs finish.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import cron, { ScheduledTask } from 'node-cron';
 import { unixSeconds } from '../wp/clock';
 import { Site } from '../wp/site';
 import { JobHandler, errorText, nextRunAt } from './handler';
 import { ClaimedJob, JobQueue } from './queue';
+import { StopTick, everyMs } from './ticks';
 import { onJobEnqueued } from './wake';
 
 export interface WorkerOptions {
@@ -36,7 +36,7 @@ export class JobWorker {
   private readonly concurrency: number;
   private readonly leaseSeconds: number;
   private readonly running = new Set<Promise<void>>();
-  private task: ScheduledTask | null = null;
+  private stopTick: StopTick | null = null;
   private unsubscribe: (() => void) | null = null;
   private filling: Promise<void> | null = null;
   private refill = false;
@@ -53,10 +53,10 @@ export class JobWorker {
     this.leaseSeconds = options.leaseSeconds ?? 60;
   }
 
-  /** Starts ticking every second (node-cron, 6-field expression) and listening for jobs enqueued here. */
+  /** Starts ticking every second and listening for jobs enqueued here. */
   start(): void {
-    if (this.task || this.stopping) return;
-    this.task = cron.schedule('* * * * * *', () => this.wake(), { name: `svc-jobs-${this.id}`, noOverlap: true, suppressMissedWarning: true });
+    if (this.stopTick || this.stopping) return;
+    this.stopTick = everyMs(1000, () => this.wake());
     this.unsubscribe = onJobEnqueued((kind) => {
       if (Object.hasOwn(this.options.handlers, kind)) this.wake();
     });
@@ -65,7 +65,7 @@ export class JobWorker {
 
   /** Looks for due jobs now (coalesced: a look already under way looks once more when it ends). */
   wake(): void {
-    if (!this.task || this.stopping) return;
+    if (!this.stopTick || this.stopping) return;
     void this.fill();
   }
 
@@ -86,8 +86,8 @@ export class JobWorker {
   async stop(): Promise<void> {
     this.stopping = true;
     this.unsubscribe?.();
-    await this.task?.destroy();
-    this.task = null;
+    this.stopTick?.();
+    this.stopTick = null;
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, this.options.stopTimeoutMs ?? 15_000).unref());
     // A claim already under way may still win a job: it runs, and is waited for like the others.
     const drained = (async () => {
