@@ -189,6 +189,16 @@ function rssKb(pid: number | undefined): number | undefined {
   }
 }
 
+/** The highest resident memory of a process since it started (its VmHWM; Linux), in MB. */
+export function rssHighWaterMb(child: ChildProcess): number | undefined {
+  try {
+    const kb = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Math.round(Number(kb) / 1024);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Samples a server's resident memory every 250 ms until stopped; stop() gives the highest, in MB. */
 export function sampleRss(child: ChildProcess): { stop(): number | undefined } {
   let peak: number | undefined;

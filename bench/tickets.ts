@@ -75,7 +75,7 @@ async function measureList(url: string, mode: string, writes: number, connection
   try {
     const auth = `Basic ${Buffer.from(`${AGENT_LOGIN}:${AGENT_APP_PASSWORD}`).toString('base64')}`;
     const base = `http://127.0.0.1:${port}`;
-    const loaded = whenLogged(server, /a cache has loaded.*ticket lists/);
+    const loaded = whenLogged(server, /^(?=.*a cache has loaded)(?=.*ticket lists)/);
     await untilReady(base);
     const ready = performance.now();
     const first = await measure(`Understudy GET /tickets, svc_* indexes ${mode}, the first ${FIRST_SECONDS} s after ready`, {

@@ -4,12 +4,12 @@
  * kinds, and the schedules that enqueue periodic work (the changelog sync) while it runs.
  * The plugins know nothing of each other, so their handlers meet here, above both.
  */
-import cron, { ScheduledTask } from 'node-cron';
 import { formJobHandlers } from './forms/notifications';
 import { errorText, JobHandler } from './jobs/handler';
 import { OBJECT_CACHE_JOB, objectCacheJobHandler } from './jobs/object-cache-retry';
+import { StopTick, hourlyAt } from './jobs/ticks';
 import { JobWorker, WorkerOptions } from './jobs/worker';
-import { CHANGELOG_SYNC_JOB, SYNC_CRON, enqueueDueSyncs } from './support/changelogs/schedule';
+import { CHANGELOG_SYNC_JOB, SYNC_MINUTE, enqueueDueSyncs } from './support/changelogs/schedule';
 import { changelogSyncHandler } from './support/jobs/handlers/changelog-sync';
 import { HandlerOptions, supportJobHandlers } from './support/jobs/handlers';
 import { Site } from './wp/site';
@@ -19,18 +19,18 @@ export function jobHandlers(options: HandlerOptions = {}): Record<string, JobHan
   return { ...supportJobHandlers(options), [CHANGELOG_SYNC_JOB]: changelogSyncHandler(), ...formJobHandlers(), [OBJECT_CACHE_JOB]: objectCacheJobHandler() };
 }
 
-/** Periodic work: a node-cron expression, and what enqueues the jobs of the kind it feeds. */
+/** Periodic work: the minute of every hour it runs at, and what enqueues the jobs of the kind it feeds. */
 export interface JobSchedule {
   kind: string;
-  cron: string;
+  minute: number;
   enqueue(site: Site): Promise<unknown>;
 }
 
-export const SCHEDULES: ReadonlyArray<JobSchedule> = [{ kind: CHANGELOG_SYNC_JOB, cron: SYNC_CRON, enqueue: enqueueDueSyncs }];
+export const SCHEDULES: ReadonlyArray<JobSchedule> = [{ kind: CHANGELOG_SYNC_JOB, minute: SYNC_MINUTE, enqueue: enqueueDueSyncs }];
 
 /** A worker that also runs the schedules of the kinds it handles, started and stopped with it. */
 class ScheduledJobWorker extends JobWorker {
-  private tasks: ScheduledTask[] = [];
+  private schedules: StopTick[] = [];
 
   constructor(private readonly scheduledSite: Site, private readonly kinds: ReadonlySet<string>, options: WorkerOptions) {
     super(scheduledSite, options);
@@ -38,13 +38,13 @@ class ScheduledJobWorker extends JobWorker {
 
   override start(): void {
     super.start();
-    if (this.tasks.length) return;
-    this.tasks = SCHEDULES.filter((s) => this.kinds.has(s.kind)).map((s) => cron.schedule(s.cron, () => this.runSchedule(s), { name: `svc-schedule-${s.kind}-${this.id}`, noOverlap: true }));
+    if (this.schedules.length) return;
+    this.schedules = SCHEDULES.filter((s) => this.kinds.has(s.kind)).map((s) => hourlyAt(s.minute, () => this.runSchedule(s)));
   }
 
   override async stop(): Promise<void> {
-    for (const task of this.tasks) await task.destroy();
-    this.tasks = [];
+    for (const stopSchedule of this.schedules) stopSchedule();
+    this.schedules = [];
     await super.stop();
   }
 

@@ -3,26 +3,8 @@
  * server, opens the site, does its work and closes the database. Exit status 0 on success; on failure
  * `Error: <message>` on stderr and status 1.
  */
-import { ALERTS_HELP, alertsCommand } from './alerts';
 import { CliError } from './args';
-import { CHANGELOG_HELP, changelogCommand } from './changelog';
-import { CHAT_HELP, chatCommand } from './chat';
 import { CliContext, Writer } from './context';
-import { JOBS_HELP, jobsCommand } from './jobs';
-import { MAIL_HELP, mailCommand } from './mail';
-import { MAILBOX_HELP, mailboxCommand } from './mailbox';
-import { DB_HELP, dbCommand } from './db';
-import { DOC_HELP, docCommand } from './doc';
-import { OPTION_HELP, optionCommand } from './option';
-import { NETWORK_HELP, networkCommand } from './network';
-import { NGINX_HELP, nginxCommand } from './nginx';
-import { PROXY_HELP, proxyCommand } from './proxy';
-import { REPLAY_HELP, replayCommand } from './replay';
-import { SEED_HELP, seedCommand } from './seed';
-import { SERVE_HELP, serveCommand } from './serve';
-import { SHADOW_HELP, shadowCommand } from './shadow';
-import { SITE_HELP, siteCommand } from './site';
-import { USER_HELP, userCommand } from './user';
 import { blogAt, takeSiteAddress } from './site-address';
 import { understudyVersion } from './version';
 
@@ -65,25 +47,84 @@ interface Command {
   site?: 'none' | 'own-url';
 }
 
-const COMMANDS: Record<string, Command> = {
-  serve: { help: SERVE_HELP, run: serveCommand },
-  option: { help: OPTION_HELP, run: optionCommand },
-  user: { help: USER_HELP, run: userCommand },
-  jobs: { help: JOBS_HELP, run: jobsCommand },
-  alerts: { help: ALERTS_HELP, run: alertsCommand },
-  mailbox: { help: MAILBOX_HELP, run: mailboxCommand },
-  mail: { help: MAIL_HELP, run: mailCommand },
-  site: { help: SITE_HELP, run: siteCommand },
-  network: { help: NETWORK_HELP, run: networkCommand, site: 'none' },
-  changelog: { help: CHANGELOG_HELP, run: changelogCommand, site: 'own-url' },
-  chat: { help: CHAT_HELP, run: chatCommand },
-  replay: { help: REPLAY_HELP, run: replayCommand, site: 'none' },
-  proxy: { help: PROXY_HELP, run: proxyCommand },
-  nginx: { help: NGINX_HELP, run: nginxCommand, site: 'none' },
-  shadow: { help: SHADOW_HELP, run: shadowCommand },
-  db: { help: DB_HELP, run: dbCommand },
-  doc: { help: DOC_HELP, run: docCommand },
-  seed: { help: SEED_HELP, run: seedCommand },
+/**
+ * Each command from its module, required when the command runs or its help is shown: a server need
+ * not hold the modules of the proxy, the replay, the seed and the other tools (docs/performance.md,
+ * "Memory of a serving process").
+ */
+const COMMANDS: Record<string, () => Command> = {
+  serve: () => {
+    const m = require('./serve') as typeof import('./serve');
+    return { help: m.SERVE_HELP, run: m.serveCommand };
+  },
+  option: () => {
+    const m = require('./option') as typeof import('./option');
+    return { help: m.OPTION_HELP, run: m.optionCommand };
+  },
+  user: () => {
+    const m = require('./user') as typeof import('./user');
+    return { help: m.USER_HELP, run: m.userCommand };
+  },
+  jobs: () => {
+    const m = require('./jobs') as typeof import('./jobs');
+    return { help: m.JOBS_HELP, run: m.jobsCommand };
+  },
+  alerts: () => {
+    const m = require('./alerts') as typeof import('./alerts');
+    return { help: m.ALERTS_HELP, run: m.alertsCommand };
+  },
+  mailbox: () => {
+    const m = require('./mailbox') as typeof import('./mailbox');
+    return { help: m.MAILBOX_HELP, run: m.mailboxCommand };
+  },
+  mail: () => {
+    const m = require('./mail') as typeof import('./mail');
+    return { help: m.MAIL_HELP, run: m.mailCommand };
+  },
+  site: () => {
+    const m = require('./site') as typeof import('./site');
+    return { help: m.SITE_HELP, run: m.siteCommand };
+  },
+  network: () => {
+    const m = require('./network') as typeof import('./network');
+    return { help: m.NETWORK_HELP, run: m.networkCommand, site: 'none' };
+  },
+  changelog: () => {
+    const m = require('./changelog') as typeof import('./changelog');
+    return { help: m.CHANGELOG_HELP, run: m.changelogCommand, site: 'own-url' };
+  },
+  chat: () => {
+    const m = require('./chat') as typeof import('./chat');
+    return { help: m.CHAT_HELP, run: m.chatCommand };
+  },
+  replay: () => {
+    const m = require('./replay') as typeof import('./replay');
+    return { help: m.REPLAY_HELP, run: m.replayCommand, site: 'none' };
+  },
+  proxy: () => {
+    const m = require('./proxy') as typeof import('./proxy');
+    return { help: m.PROXY_HELP, run: m.proxyCommand };
+  },
+  nginx: () => {
+    const m = require('./nginx') as typeof import('./nginx');
+    return { help: m.NGINX_HELP, run: m.nginxCommand, site: 'none' };
+  },
+  shadow: () => {
+    const m = require('./shadow') as typeof import('./shadow');
+    return { help: m.SHADOW_HELP, run: m.shadowCommand };
+  },
+  db: () => {
+    const m = require('./db') as typeof import('./db');
+    return { help: m.DB_HELP, run: m.dbCommand };
+  },
+  doc: () => {
+    const m = require('./doc') as typeof import('./doc');
+    return { help: m.DOC_HELP, run: m.docCommand };
+  },
+  seed: () => {
+    const m = require('./seed') as typeof import('./seed');
+    return { help: m.SEED_HELP, run: m.seedCommand };
+  },
 };
 
 export interface RunCliOptions {
@@ -115,9 +156,10 @@ export async function runCli(argv: readonly string[], options: RunCliOptions = {
       ctx.stdout.write(`Understudy ${understudyVersion()}\n`);
       return 0;
     }
-    const command = COMMANDS[name];
-    if (!command) throw new CliError(`'${name}' is not a registered understudy command. See 'understudy help' for available commands.`);
+    const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (!load) throw new CliError(`'${name}' is not a registered understudy command. See 'understudy help' for available commands.`);
     if (asksForHelp(rest)) return showHelp(ctx, name);
+    const command = load();
     const own = command.site === 'own-url' ? { argv: rest } : takeSiteAddress(rest);
     const address = own.address ?? leading.address;
     if (address === undefined) return await command.run(ctx, own.argv);
@@ -134,9 +176,9 @@ function showHelp(ctx: CliContext, name: string | undefined): number {
     ctx.stdout.write(HELP);
     return 0;
   }
-  const command = COMMANDS[name];
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) throw new CliError(`'${name}' is not a registered understudy command. See 'understudy help' for available commands.`);
-  ctx.stdout.write(command.help);
+  ctx.stdout.write(command().help);
   return 0;
 }
 

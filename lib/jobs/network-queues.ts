@@ -9,7 +9,6 @@
  * A site has a queue once the support desk or the forms have run on it (their migrations made it);
  * sites that never used either are never opened by this.
  */
-import cron, { ScheduledTask } from 'node-cron';
 import { Logger } from '../logger';
 import { Clock, unixSeconds } from '../wp/clock';
 import { Database } from '../wp/db/database';
@@ -20,6 +19,7 @@ import { Site } from '../wp/site';
 import { errorText } from './handler';
 import { jobsTable } from './queue';
 import { SiteQueue, existingQueues, queuesWithDueJobs } from './store';
+import { everyMs, hourlyAt } from './ticks';
 
 export interface NetworkQueueOptions<T extends { site: Site }> {
   /** The network's pool, naming the main site's tables. */
@@ -28,8 +28,8 @@ export interface NetworkQueueOptions<T extends { site: Site }> {
   pool: SitePool<T>;
   clock: Clock;
   logger: Logger;
-  /** The periodic schedules: when (node-cron), and what each enqueues for one site. */
-  schedules: ReadonlyArray<{ cron: string; enqueue(site: Site): Promise<unknown> }>;
+  /** The periodic schedules: the minute of every hour each runs at, and what it enqueues for one site. */
+  schedules: ReadonlyArray<{ minute: number; enqueue(site: Site): Promise<unknown> }>;
   /** How often due work is looked for. */
   everyMs?: number;
 }
@@ -64,8 +64,8 @@ export function watchNetworkQueues<T extends { site: Site }>(options: NetworkQue
       return sites;
     },
     async stop() {
-      clearInterval(timer);
-      for (const task of tasks) await task.destroy();
+      stopLooking();
+      for (const stopSchedule of schedules) stopSchedule();
     },
   };
   const guarded = (what: string, work: () => Promise<unknown>) => async () => {
@@ -76,9 +76,7 @@ export function watchNetworkQueues<T extends { site: Site }>(options: NetworkQue
       logger.warn(`network jobs: ${what} failed`, { error: errorText(err) });
     }
   };
-  const timer = setInterval(guarded('looking for due jobs', watch.openSitesWithDueJobs), options.everyMs ?? 30_000);
-  timer.unref();
-  const tasks: ScheduledTask[] = options.schedules.map((schedule, i) => cron.schedule(schedule.cron,
-    guarded('a periodic schedule', () => watch.runScheduleOfClosedSites(schedule.enqueue)), { name: `svc-network-schedule-${i}`, noOverlap: true }));
+  const stopLooking = everyMs(options.everyMs ?? 30_000, guarded('looking for due jobs', watch.openSitesWithDueJobs));
+  const schedules = options.schedules.map((schedule) => hourlyAt(schedule.minute, guarded('a periodic schedule', () => watch.runScheduleOfClosedSites(schedule.enqueue))));
   return watch;
 }

@@ -1,16 +1,16 @@
 /**
  * The worker inside each server process: it claims due jobs and runs their handlers, at most
- * `concurrency` at a time. It looks for work on a node-cron tick every second (so a retry starts
+ * `concurrency` at a time. It looks for work on a tick every second (so a retry starts
  * within about a second of its time, and jobs enqueued by another process are found), and at once
  * when this process enqueues a job or a job finishes. Stopping lets running jobs finish.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import cron, { ScheduledTask } from 'node-cron';
 import { unixSeconds } from '../wp/clock';
 import { Site } from '../wp/site';
 import { JobHandler, errorText, nextRunAt } from './handler';
 import { ClaimedJob, JobQueue, jobsTable } from './queue';
+import { StopTick, everyMs } from './ticks';
 import { onJobEnqueued } from './wake';
 
 export interface WorkerOptions {
@@ -36,7 +36,7 @@ export class JobWorker {
   private readonly concurrency: number;
   private readonly leaseSeconds: number;
   private readonly running = new Set<Promise<void>>();
-  private task: ScheduledTask | null = null;
+  private stopTick: StopTick | null = null;
   private unsubscribe: (() => void) | null = null;
   private filling: Promise<void> | null = null;
   private refill = false;
@@ -53,10 +53,10 @@ export class JobWorker {
     this.leaseSeconds = options.leaseSeconds ?? 60;
   }
 
-  /** Starts ticking every second (node-cron, 6-field expression) and listening for jobs enqueued here. */
+  /** Starts ticking every second and listening for jobs enqueued here. */
   start(): void {
-    if (this.task || this.stopping) return;
-    this.task = cron.schedule('* * * * * *', () => this.wake(), { name: `svc-jobs-${this.id}`, noOverlap: true, suppressMissedWarning: true });
+    if (this.stopTick || this.stopping) return;
+    this.stopTick = everyMs(1000, () => this.wake());
     const table = jobsTable(this.site.db.tables);
     this.unsubscribe = onJobEnqueued((queue, kind) => {
       if (queue === table && Object.hasOwn(this.options.handlers, kind)) this.wake();
@@ -66,7 +66,7 @@ export class JobWorker {
 
   /** Looks for due jobs now (coalesced: a look already under way looks once more when it ends). */
   wake(): void {
-    if (!this.task || this.stopping) return;
+    if (!this.stopTick || this.stopping) return;
     void this.fill();
   }
 
@@ -92,8 +92,8 @@ export class JobWorker {
   async stop(): Promise<void> {
     this.stopping = true;
     this.unsubscribe?.();
-    await this.task?.destroy();
-    this.task = null;
+    this.stopTick?.();
+    this.stopTick = null;
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, this.options.stopTimeoutMs ?? 15_000).unref());
     // A claim already under way may still win a job: it runs, and is waited for like the others.
     const drained = (async () => {
@@ -118,6 +118,7 @@ export class JobWorker {
   private async claimLoop(): Promise<void> {
     const kinds = Object.keys(this.options.handlers);
     try {
+      // A wake that arrives while this looks (or prunes) looks once more: none is lost to the next tick.
       do {
         this.refill = false;
         while (!this.stopping && this.running.size < this.concurrency) {
@@ -125,8 +126,8 @@ export class JobWorker {
           if (!job) break;
           this.launch(job);
         }
+        await this.pruneNowAndThen();
       } while (this.refill && !this.stopping);
-      await this.pruneNowAndThen();
       if (this.claimsFailing) this.site.logger.info('job queue: claiming again', { worker: this.id });
       this.claimsFailing = false;
     } catch (err) {

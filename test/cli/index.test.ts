@@ -1,5 +1,6 @@
 /** `understudy` itself: help, dispatch, and how failures are reported (Error line, status 1). */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cli } from './cli-harness';
@@ -19,6 +20,17 @@ describe('understudy (dispatch and help)', function () {
     assert.match((await cli(['option', 'patch', '--help'], {})).stdout, /patch insert\|update\|delete <name> <key-path>/);
     assert.match((await cli(['user', 'list', '--help'], {})).stdout, /^usage: understudy user <subcommand>/);
     assert.match((await cli(['serve', '--help'], {})).stdout, /^usage: understudy serve \[--port=<port>\] \[--host=<host>\]/);
+  });
+
+  it('loads a command\'s modules only when it runs: a server holds none of the proxy\'s, the replay\'s or the seed\'s', () => {
+    // In a process of its own: this one has loaded every command's modules for their tests.
+    const script = `require('./lib/cli').runCli(['help', 'serve'], { stdout: { write() {} } }).then(() => {
+      process.stdout.write(JSON.stringify(Object.keys(require.cache).map((file) => require('node:path').relative(process.cwd(), file))));
+    });`;
+    const loaded = JSON.parse(execFileSync(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], { cwd: path.resolve(__dirname, '../..'), encoding: 'utf8' })) as string[];
+    assert.ok(loaded.includes(path.join('lib', 'cli', 'serve.ts')), 'the command asked for is loaded');
+    const tools = loaded.filter((file) => /^lib[/\\](proxy|replay|support[/\\]seed)[/\\]|^lib[/\\]cli[/\\](proxy|replay|seed|shadow|nginx)\.ts$/.test(file));
+    assert.deepEqual(tools, []);
   });
 
   it('prints its version with --version', async () => {

@@ -11,8 +11,8 @@ import { Product, listProducts } from './store';
 
 export const CHANGELOG_SYNC_JOB = 'changelog_sync';
 
-/** node-cron expression of the scheduled sync: hourly, off the top of the hour. */
-export const SYNC_CRON = '17 * * * *';
+/** The minute of every hour the scheduled sync runs at: off the top of the hour. */
+export const SYNC_MINUTE = 17;
 
 /** A product synced successfully this recently is not synced again by the schedule (55 minutes). */
 export const SYNC_INTERVAL_SECONDS = 55 * 60;

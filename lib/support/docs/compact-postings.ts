@@ -120,6 +120,30 @@ class PostingPool {
     Object.assign(this, { data, top: to, wasted: 0, hint: -1 });
   }
 
+  /**
+   * Moves the live postings of `runs` down within the pool, in place: while documents are being added
+   * the pool's array only ever grows, so no array of megabytes is freed for a smaller one. (glibc
+   * raises its mmap threshold to the size of each large block freed; the smaller arrays then allocated
+   * and freed went to its heap, which kept about 10 MB of them free but resident: docs/performance.md.)
+   */
+  compactInPlace(runs: number[]): void {
+    // By place, so a run only ever moves down onto room already copied from.
+    runs.sort((a, b) => (this.start[a] as number) - (this.start[b] as number));
+    let to = 0;
+    for (const run of runs) {
+      const start = to;
+      for (let at = this.start[run] as number, end = at + (this.used[run] as number); at < end; at++) {
+        if (this.count(at) === 0) continue;
+        if (to !== at) this.move(to, at, 1);
+        to += 1;
+      }
+      this.start[run] = start;
+      this.room[run] = this.live[run] as number;
+      this.used[run] = this.live[run] as number;
+    }
+    Object.assign(this, { top: to, wasted: 0, hint: -1 });
+  }
+
   /** From one number a posting to (ID, count) pairs, once for good. */
   private widen(): void {
     const data = new Uint32Array(Math.max(this.data.length * 2, this.top * 2));
@@ -422,19 +446,19 @@ export class CompactMiniSearch<T> extends MiniSearch<T> {
     this._index = this.words as unknown as typeof this._index;
   }
 
-  /** Adds a document (replace() too); compacts once more than half the pool is wasted. */
+  /** Adds a document (replace() too); compacts, in place, once more than half the pool is wasted. */
   override add(document: T): void {
     super.add(document);
     const { pool } = this.words;
-    if (pool.wasted > COMPACT_AT && pool.wasted * 2 > pool.top) this.compact();
+    if (pool.wasted > COMPACT_AT && pool.wasted * 2 > pool.top) this.compact({ inPlace: true });
   }
 
   /**
    * After many documents were added or removed: every run moves into a pool of just the postings in
-   * use, removed ones left out, word nodes become WordNodes, and documents with the same field lengths
-   * share one array of them.
+   * use (`inPlace`: down within the pool's array, which keeps its size), removed ones left out, word
+   * nodes become WordNodes, and documents with the same field lengths share one array of them.
    */
-  compact(): void {
+  compact({ inPlace = false } = {}): void {
     const { pool } = this.words;
     if (pool.walking) return;
     const runs: number[] = [];
@@ -445,7 +469,8 @@ export class CompactMiniSearch<T> extends MiniSearch<T> {
         live += pool.live[run] as number;
       }
     }
-    pool.compact(runs, live);
+    if (inPlace) pool.compactInPlace(runs);
+    else pool.compact(runs, live);
     this.words.compactNodes();
     // Docs with the same field lengths share one array (MiniSearch never changes a doc's once added).
     const shared = new Map<string, number[]>();
