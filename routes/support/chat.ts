@@ -151,28 +151,31 @@ async function handOffThread(req: ChatRequest<'handoff'>): Promise<RestResponse>
 }
 
 /**
- * Each chat event as an SSE event named by its type, numbered from 1. An unexpected failure once the
- * stream has begun (its status is sent) ends it with an `error` event; the details go to the log.
+ * Each chat event as an SSE event named by its type, numbered from 1, in the batches they come in.
+ * An unexpected failure once the stream has begun (its status is sent) ends it with an `error` event;
+ * the details go to the log.
  */
-async function* asServerSentEvents(site: Site, events: AsyncIterable<ChatEvent>, signal: AbortSignal): AsyncGenerator<ServerSentEvent> {
+async function* asServerSentEvents(site: Site, batches: AsyncIterable<ChatEvent[]>, signal: AbortSignal): AsyncGenerator<ServerSentEvent[]> {
   let id = 0;
   try {
-    for await (const { type, ...data } of events) yield { event: type, id: String(++id), data };
+    for await (const events of batches) yield events.map(({ type, ...data }) => ({ event: type, id: String(++id), data }));
   } catch (err) {
     if (signal.aborted) throw err;
     site.logger.error('chat stream failed', { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
-    yield { event: 'error', id: String(++id), data: { code: 'internal_server_error', message: 'There has been a critical error on this website.', status: 500 } };
+    yield [{ event: 'error', id: String(++id), data: { code: 'internal_server_error', message: 'There has been a critical error on this website.', status: 500 } }];
   }
 }
 
 /** The same events gathered into one answer; an `error` event is the error answer (the partial reply in its data). */
-async function asJson(events: AsyncIterable<ChatEvent>): Promise<RestResponse> {
+async function asJson(batches: AsyncIterable<ChatEvent[]>): Promise<RestResponse> {
   let start: AnswerStart | undefined;
   let done: AnswerDone | undefined;
-  for await (const event of events) {
-    if (event.type === 'start') start = event;
-    if (event.type === 'done') done = event;
-    if (event.type === 'error') throw new WpError(event.code, event.message, event.status, { thread: start?.thread, reply: event.reply });
+  for await (const events of batches) {
+    for (const event of events) {
+      if (event.type === 'start') start = event;
+      if (event.type === 'done') done = event;
+      if (event.type === 'error') throw new WpError(event.code, event.message, event.status, { thread: start?.thread, reply: event.reply });
+    }
   }
   return new RestResponse(presentChatAnswer(start as AnswerStart, done as AnswerDone), 201);
 }

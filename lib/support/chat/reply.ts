@@ -116,41 +116,41 @@ export interface AnswerMode {
 
 /**
  * The answer as events: `start`, `sources` (the passages the model was given), `delta`s, then `done`
- * or `error`. `signal` aborts the provider's request (the visitor left); the part already received is
- * stored as an interrupted answer.
+ * or `error`, in batches of the events that are ready together (the pieces of text the provider sent
+ * at once: one write to the visitor). `signal` aborts the provider's request (the visitor left); the
+ * part already received is stored as an interrupted answer.
  */
-export async function* answerMessage(site: Site, settings: ChatSettings, accepted: AcceptedMessage, { stream, signal }: AnswerMode): AsyncGenerator<ChatEvent> {
-  yield { type: 'start', thread: accepted.thread.uuid, ...(accepted.mintedToken ? { token: accepted.mintedToken } : {}), message: presentMessage(accepted.message) };
+export async function* answerMessage(site: Site, settings: ChatSettings, accepted: AcceptedMessage, { stream, signal }: AnswerMode): AsyncGenerator<ChatEvent[]> {
+  yield [{ type: 'start', thread: accepted.thread.uuid, ...(accepted.mintedToken ? { token: accepted.mintedToken } : {}), message: presentMessage(accepted.message) }];
   const sources = await retrieveSources(site, accepted.message.content, accepted.collections);
   if (!sources.length) {
     const reply = await storeReply(site, accepted.thread, settings.wording.noAnswer, 'no_answer', []);
-    yield { type: 'delta', text: reply.content };
-    yield { type: 'done', reply, handoff_offered: settings.handoff };
+    yield [{ type: 'delta', text: reply.content }, { type: 'done', reply, handoff_offered: settings.handoff }];
     return;
   }
-  yield { type: 'sources', sources: sources.map(({ n, title, url }) => ({ n, title, url })) };
+  yield [{ type: 'sources', sources: sources.map(({ n, title, url }) => ({ n, title, url })) }];
   const turns = promptFor(settings, sources, accepted.history, accepted.message.content);
   let text = '';
   try {
     if (stream) {
-      for await (const piece of streamCompletion(settings.provider, turns, signal)) {
-        text += piece;
-        yield { type: 'delta', text: piece };
+      for await (const pieces of streamCompletion(settings.provider, turns, signal)) {
+        text += pieces.join('');
+        yield pieces.map((piece): ChatEvent => ({ type: 'delta', text: piece }));
       }
     } else {
       text = (await completeChat(settings.provider, turns, signal)).text;
-      yield { type: 'delta', text };
+      yield [{ type: 'delta', text }];
     }
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
     const reply = await storeReply(site, accepted.thread, text, text ? 'interrupted' : 'failed', citedSources(text, sources));
     if (err.kind === 'aborted') return;
     const failure = providerFailure(err);
-    yield { type: 'error', code: failure.code, message: failure.message, status: failure.status, reply };
+    yield [{ type: 'error', code: failure.code, message: failure.message, status: failure.status, reply }];
     return;
   }
   const reply = await storeReply(site, accepted.thread, text, 'complete', citedSources(text, sources));
-  yield { type: 'done', reply, handoff_offered: false };
+  yield [{ type: 'done', reply, handoff_offered: false }];
 }
 
 async function storeReply(site: Site, thread: ChatThread, content: string, state: MessageState, sources: ChatSource[]): Promise<PresentedMessage> {

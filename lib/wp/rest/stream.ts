@@ -14,8 +14,8 @@ export interface ServerSentEvent {
   id?: string;
 }
 
-/** Makes the events; `signal` is aborted when the client goes away. */
-export type EventProducer = (signal: AbortSignal) => AsyncIterable<ServerSentEvent>;
+/** Makes the events, one at a time or in batches written at once; `signal` is aborted when the client goes away. */
+export type EventProducer = (signal: AbortSignal) => AsyncIterable<ServerSentEvent | readonly ServerSentEvent[]>;
 
 export class StreamResponse {
   constructor(
@@ -59,7 +59,9 @@ export async function pipeEvents(res: Response, produce: EventProducer, heartbea
     while (!gone) {
       const next = await iterator.next();
       if (next.done || gone) break;
-      res.write(formatEvent(next.value));
+      const value = next.value;
+      // A batch is one write: one system call and one chunk for the client, however many events.
+      res.write(Array.isArray(value) ? value.map(formatEvent).join('') : formatEvent(value as ServerSentEvent));
       heartbeat?.refresh();
     }
   } catch (err) {

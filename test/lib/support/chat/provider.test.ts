@@ -24,7 +24,7 @@ describe('chat provider (OpenAI-compatible chat completions)', function () {
   async function collect(p: ProviderSettings, signal?: AbortSignal): Promise<{ pieces: string[]; error: ProviderError | null }> {
     const pieces: string[] = [];
     try {
-      for await (const piece of streamCompletion(p, TURNS, signal)) pieces.push(piece);
+      for await (const batch of streamCompletion(p, TURNS, signal)) pieces.push(...batch);
       return { pieces, error: null };
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
@@ -100,8 +100,8 @@ describe('chat provider (OpenAI-compatible chat completions)', function () {
     const pieces: string[] = [];
     let failure: ProviderError | null = null;
     try {
-      for await (const piece of streamCompletion(settings('endless'), TURNS, caller.signal)) {
-        pieces.push(piece);
+      for await (const batch of streamCompletion(settings('endless'), TURNS, caller.signal)) {
+        pieces.push(...batch);
         caller.abort();
       }
     } catch (err) {
