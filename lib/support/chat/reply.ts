@@ -14,7 +14,7 @@ import { PresentedMessage, presentMessage } from './present';
 import { ProviderError, ProviderTurn, completeChat, streamCompletion } from './provider';
 import { NumberedSource, retrieveSources } from './retrieval';
 import { ChatSettings } from './settings';
-import { ChatMessage, ChatSource, ChatThread, MessageState, findThread, insertMessage, insertThread, threadMessages } from './store';
+import { ChatMessage, ChatSource, ChatThread, MessageState, findThread, holdConversation, insertMessage, insertThread } from './store';
 import { mintChatToken, threadNotFound, tokenOpens } from './tokens';
 
 /** Earlier messages given to the model with the question (the newest ones). */
@@ -85,7 +85,8 @@ export async function acceptMessage(site: Site, sender: ChatSender, input: Visit
   const pageUrl = escUrlRaw(input.pageUrl ?? '');
   return writeSupport(site, {}, async (ctx) => {
     // Read again under the write: two first messages of one new thread make it once.
-    let thread = await findThread(site.db, input.thread, ctx.trx, true);
+    const held = await holdConversation(ctx.trx, site.db, input.thread);
+    let thread = held?.thread ?? null;
     const refusal = openRefusal(thread, token);
     if (refusal) throw refusal;
     if (!thread) {
@@ -95,7 +96,7 @@ export async function acceptMessage(site: Site, sender: ChatSender, input: Visit
       });
       thread = { postId, uuid: input.thread, tokenHash: hashBearerSecret(token), createdAt: ctx.dates.gmt, ticketId: null, pageUrl, pageTitle: input.pageTitle ?? '' };
     }
-    const history = await threadMessages(site.db, thread.postId, ctx.trx);
+    const history = held?.messages ?? [];
     const message = await insertMessage(ctx, thread.postId, { role: 'visitor', content: input.message, state: 'complete' });
     return { thread, mintedToken: existing === null ? mintedToken : null, message, history, collections: input.collections };
   });

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
 import { maybeUnserialize, phpEntries, serialize } from '../../wp/php';
-import { addPostMeta, insertPost, postMetaFor, singleMetaValues, updatePostMeta, updatePostRow } from '../../wp/posts';
+import { addPostMeta, insertPost, updatePostMeta, updatePostRow } from '../../wp/posts';
 import { WriteContext } from '../write';
 import { chatMessageSchema } from '../../../schema/support/chat-message';
 
@@ -65,22 +65,90 @@ export interface ChatMessage {
   createdAt: string;
 }
 
-const THREAD_COLUMNS = ['ID', 'post_name', 'post_date_gmt'];
+/** The conversation with this uuid, or null: its row and meta in one statement. */
+export async function findThread(db: Database, uuid: string): Promise<ChatThread | null> {
+  const id = await threadIdByUuid(db.knex, db, uuid);
+  return id === null ? null : (await readConversation(db.knex, db, id, false)).thread;
+}
 
-/** The conversation with this uuid, or null; `lock` holds its row until the transaction ends (MySQL). */
-export async function findThread(db: Database, uuid: string, trx?: Knex.Transaction, lock = false): Promise<ChatThread | null> {
-  const knex = trx ?? db.knex;
-  let query = knex(db.tables.posts).where({ post_type: THREAD_POST_TYPE, post_name: uuid }).orderBy('ID').first(THREAD_COLUMNS);
+/**
+ * The conversation with this uuid and its messages, its row held until the transaction ends (MySQL:
+ * two first messages of one new thread make it once, two handoffs open one ticket); null when there
+ * is none. Two statements: the held row, then the thread and its messages with their meta at once.
+ */
+export async function holdConversation(trx: Knex.Transaction, db: Database, uuid: string): Promise<{ thread: ChatThread; messages: ChatMessage[] } | null> {
+  const id = await threadIdByUuid(trx, db, uuid, true);
+  return id === null ? null : readConversation(trx, db, id, true) as Promise<{ thread: ChatThread; messages: ChatMessage[] }>;
+}
+
+async function threadIdByUuid(knex: Knex | Knex.Transaction, db: Database, uuid: string, lock = false): Promise<number | null> {
+  let query = knex(db.tables.posts).where({ post_type: THREAD_POST_TYPE, post_name: uuid }).orderBy('ID').first('ID', 'post_name');
   if (lock && db.dialect === 'mysql') query = query.forUpdate();
   const row = await query;
   // post_name compares under the column's collation on MySQL: only the exact uuid is this thread.
-  if (!row || String(row.post_name) !== uuid) return null;
-  const m = singleMetaValues((await postMetaFor(knex, db.tables, [Number(row.ID)], Object.values(THREAD_META))).get(Number(row.ID)));
+  return row && String(row.post_name) === uuid ? Number(row.ID) : null;
+}
+
+interface ConversationRow {
+  ID: number | string;
+  post_type: string;
+  post_name: string;
+  post_content: string | null;
+  post_date_gmt: string;
+  meta_key: string | null;
+  meta_value: string | null;
+}
+
+/**
+ * The thread `threadId` and, with `messages`, its messages in ID order: every row with its meta
+ * joined (a post once per meta row), one statement instead of a read of the rows and one of the meta.
+ */
+async function readConversation(knex: Knex | Knex.Transaction, db: Database, threadId: number, messages: boolean): Promise<{ thread: ChatThread | null; messages: ChatMessage[] }> {
+  const { posts, postmeta } = db.tables;
+  const keys = [...Object.values(THREAD_META), ...Object.values(MESSAGE_META)];
+  const rows: ConversationRow[] = await knex(`${posts} as p`)
+    .leftJoin(`${postmeta} as m`, (on) => { on.on('m.post_id', '=', 'p.ID').onIn('m.meta_key', keys); })
+    .where((w) => {
+      w.where({ 'p.ID': threadId, 'p.post_type': THREAD_POST_TYPE });
+      if (messages) w.orWhere({ 'p.post_parent': threadId, 'p.post_type': MESSAGE_POST_TYPE });
+    })
+    .orderBy([{ column: 'p.ID' }, { column: 'm.meta_id' }])
+    .select('p.ID', 'p.post_type', 'p.post_name', 'p.post_content', 'p.post_date_gmt', 'm.meta_key', 'm.meta_value');
+  let thread: ChatThread | null = null;
+  const found: ChatMessage[] = [];
+  for (const [row, meta] of groupByPost(rows)) {
+    if (row.post_type === THREAD_POST_TYPE) thread = threadOf(row, meta);
+    else found.push(messageOf(row, meta));
+  }
+  return { thread, messages: found };
+}
+
+/** The joined rows a post at a time, each with its meta's first values (get_post_meta(…, true)). */
+function groupByPost(rows: readonly ConversationRow[]): Array<[ConversationRow, Map<string, string>]> {
+  const grouped: Array<[ConversationRow, Map<string, string>]> = [];
+  let last: [ConversationRow, Map<string, string>] | undefined;
+  for (const row of rows) {
+    if (!last || Number(last[0].ID) !== Number(row.ID)) grouped.push((last = [row, new Map()]));
+    if (row.meta_key !== null && !last[1].has(row.meta_key)) last[1].set(row.meta_key, row.meta_value ?? '');
+  }
+  return grouped;
+}
+
+function threadOf(row: ConversationRow, m: Map<string, string>): ChatThread {
   const ticket = Number(m.get(THREAD_META.ticket));
   return {
-    postId: Number(row.ID), uuid, tokenHash: m.get(THREAD_META.tokenHash) ?? '', createdAt: String(row.post_date_gmt),
+    postId: Number(row.ID), uuid: String(row.post_name), tokenHash: m.get(THREAD_META.tokenHash) ?? '', createdAt: String(row.post_date_gmt),
     ticketId: Number.isInteger(ticket) && ticket > 0 ? ticket : null,
     pageUrl: m.get(THREAD_META.pageUrl) ?? '', pageTitle: m.get(THREAD_META.pageTitle) ?? '',
+  };
+}
+
+function messageOf(row: ConversationRow, m: Map<string, string>): ChatMessage {
+  return {
+    postId: Number(row.ID), uuid: String(row.post_name), content: String(row.post_content ?? ''), createdAt: String(row.post_date_gmt),
+    role: m.get(MESSAGE_META.role) === 'assistant' ? 'assistant' : 'visitor',
+    state: messageState(m.get(MESSAGE_META.state)),
+    sources: storedSources(m.get(MESSAGE_META.sources)),
   };
 }
 
@@ -134,20 +202,8 @@ export async function markHandedOff(ctx: WriteContext, threadId: number, ticketI
 }
 
 /** The conversation's messages, oldest first. */
-export async function threadMessages(db: Database, threadId: number, trx?: Knex.Transaction): Promise<ChatMessage[]> {
-  const knex = trx ?? db.knex;
-  const rows = await knex(db.tables.posts).where({ post_type: MESSAGE_POST_TYPE, post_parent: threadId })
-    .orderBy('ID').select('ID', 'post_name', 'post_content', 'post_date_gmt');
-  const meta = await postMetaFor(knex, db.tables, rows.map((r: { ID: number }) => Number(r.ID)), Object.values(MESSAGE_META));
-  return rows.map((r: { ID: number; post_name: string; post_content: string; post_date_gmt: string }) => {
-    const m = singleMetaValues(meta.get(Number(r.ID)));
-    return {
-      postId: Number(r.ID), uuid: String(r.post_name), content: String(r.post_content ?? ''), createdAt: String(r.post_date_gmt),
-      role: m.get(MESSAGE_META.role) === 'assistant' ? 'assistant' : 'visitor',
-      state: messageState(m.get(MESSAGE_META.state)),
-      sources: storedSources(m.get(MESSAGE_META.sources)),
-    };
-  });
+export async function threadMessages(db: Database, threadId: number): Promise<ChatMessage[]> {
+  return (await readConversation(db.knex, db, threadId, true)).messages;
 }
 
 function messageState(raw: string | undefined): MessageState {
