@@ -67,8 +67,9 @@ export interface ChatMessage {
 
 /** The conversation with this uuid, or null: its row and meta in one statement. */
 export async function findThread(db: Database, uuid: string): Promise<ChatThread | null> {
-  const id = await threadIdByUuid(db.knex, db, uuid);
-  return id === null ? null : (await readConversation(db.knex, db, id, false)).thread;
+  const thread = (await readConversation(db.knex, db, { 'p.post_name': uuid }, false)).thread;
+  // post_name compares under the column's collation on MySQL: only the exact uuid is this thread.
+  return thread?.uuid === uuid ? thread : null;
 }
 
 /**
@@ -77,13 +78,13 @@ export async function findThread(db: Database, uuid: string): Promise<ChatThread
  * is none. Two statements: the held row, then the thread and its messages with their meta at once.
  */
 export async function holdConversation(trx: Knex.Transaction, db: Database, uuid: string): Promise<{ thread: ChatThread; messages: ChatMessage[] } | null> {
-  const id = await threadIdByUuid(trx, db, uuid, true);
-  return id === null ? null : readConversation(trx, db, id, true) as Promise<{ thread: ChatThread; messages: ChatMessage[] }>;
+  const id = await threadIdByUuid(trx, db, uuid);
+  return id === null ? null : readConversation(trx, db, { 'p.ID': id }, true) as Promise<{ thread: ChatThread; messages: ChatMessage[] }>;
 }
 
-async function threadIdByUuid(knex: Knex | Knex.Transaction, db: Database, uuid: string, lock = false): Promise<number | null> {
-  let query = knex(db.tables.posts).where({ post_type: THREAD_POST_TYPE, post_name: uuid }).orderBy('ID').first('ID', 'post_name');
-  if (lock && db.dialect === 'mysql') query = query.forUpdate();
+async function threadIdByUuid(trx: Knex.Transaction, db: Database, uuid: string): Promise<number | null> {
+  let query = trx(db.tables.posts).where({ post_type: THREAD_POST_TYPE, post_name: uuid }).orderBy('ID').first('ID', 'post_name');
+  if (db.dialect === 'mysql') query = query.forUpdate();
   const row = await query;
   // post_name compares under the column's collation on MySQL: only the exact uuid is this thread.
   return row && String(row.post_name) === uuid ? Number(row.ID) : null;
@@ -100,24 +101,27 @@ interface ConversationRow {
 }
 
 /**
- * The thread `threadId` and, with `messages`, its messages in ID order: every row with its meta
- * joined (a post once per meta row), one statement instead of a read of the rows and one of the meta.
+ * The thread `which` names (the lowest ID if several) and, with `messages`, its messages in ID order:
+ * every row with its meta joined (a post once per meta row), one statement instead of a read of the
+ * rows and one of the meta.
  */
-async function readConversation(knex: Knex | Knex.Transaction, db: Database, threadId: number, messages: boolean): Promise<{ thread: ChatThread | null; messages: ChatMessage[] }> {
+async function readConversation(
+  knex: Knex | Knex.Transaction, db: Database, which: { 'p.ID': number } | { 'p.post_name': string }, messages: boolean,
+): Promise<{ thread: ChatThread | null; messages: ChatMessage[] }> {
   const { posts, postmeta } = db.tables;
   const keys = [...Object.values(THREAD_META), ...Object.values(MESSAGE_META)];
   const rows: ConversationRow[] = await knex(`${posts} as p`)
     .leftJoin(`${postmeta} as m`, (on) => { on.on('m.post_id', '=', 'p.ID').onIn('m.meta_key', keys); })
     .where((w) => {
-      w.where({ 'p.ID': threadId, 'p.post_type': THREAD_POST_TYPE });
-      if (messages) w.orWhere({ 'p.post_parent': threadId, 'p.post_type': MESSAGE_POST_TYPE });
+      w.where({ ...which, 'p.post_type': THREAD_POST_TYPE });
+      if (messages && 'p.ID' in which) w.orWhere({ 'p.post_parent': which['p.ID'], 'p.post_type': MESSAGE_POST_TYPE });
     })
     .orderBy([{ column: 'p.ID' }, { column: 'm.meta_id' }])
     .select('p.ID', 'p.post_type', 'p.post_name', 'p.post_content', 'p.post_date_gmt', 'm.meta_key', 'm.meta_value');
   let thread: ChatThread | null = null;
   const found: ChatMessage[] = [];
   for (const [row, meta] of groupByPost(rows)) {
-    if (row.post_type === THREAD_POST_TYPE) thread = threadOf(row, meta);
+    if (row.post_type === THREAD_POST_TYPE) thread ??= threadOf(row, meta);
     else found.push(messageOf(row, meta));
   }
   return { thread, messages: found };
@@ -203,7 +207,7 @@ export async function markHandedOff(ctx: WriteContext, threadId: number, ticketI
 
 /** The conversation's messages, oldest first. */
 export async function threadMessages(db: Database, threadId: number): Promise<ChatMessage[]> {
-  return (await readConversation(db.knex, db, threadId, true)).messages;
+  return (await readConversation(db.knex, db, { 'p.ID': threadId }, true)).messages;
 }
 
 function messageState(raw: string | undefined): MessageState {
