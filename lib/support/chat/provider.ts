@@ -37,14 +37,14 @@ export class ProviderError extends Error {
 const ERROR_BODY_BYTES = 16 * 1024;
 
 /**
- * The answer's text as it arrives: each item is the pieces that came together (one read of the
- * connection, or several while the caller was busy), so that they can go on in one write.
+ * Streams the answer: `onPieces` gets its text as it arrives, the pieces of one read of the connection
+ * together, called from that read (no promise or generator step per token); resolves once the answer
+ * is complete, rejects with a ProviderError otherwise (after the pieces that came before the failure).
  */
-export async function* streamCompletion(p: ProviderSettings, turns: readonly ProviderTurn[], signal?: AbortSignal): AsyncGenerator<string[]> {
+export async function streamCompletion(p: ProviderSettings, turns: readonly ProviderTurn[], onPieces: (pieces: string[]) => void, signal?: AbortSignal): Promise<void> {
   const call = startCall(p, signal);
   try {
-    const answer = new StreamedAnswer(await call.post({ model: p.model, messages: turns, stream: true }), call);
-    for (let pieces = await answer.take(); pieces; pieces = await answer.take()) yield pieces;
+    await readAnswer(await call.post({ model: p.model, messages: turns, stream: true }), call, onPieces);
   } catch (err) {
     throw call.explain(err);
   } finally {
@@ -53,75 +53,56 @@ export async function* streamCompletion(p: ProviderSettings, turns: readonly Pro
 }
 
 /**
- * A streamed answer read as the connection delivers it: each read is parsed at once and its pieces
- * wait for the caller, who takes all there are. No web stream and no promise per read: one wake-up
- * of the caller per batch.
+ * Reads a streamed answer as the connection delivers it, each read parsed at once: `[DONE]` ends it,
+ * a body that ends before it and before any `finish_reason` is an answer cut short; a stop (a
+ * timeout, the visitor gone) ends it at once, whatever is still unread.
  */
-class StreamedAnswer {
-  private pieces: string[] = [];
-  private state: 'open' | 'done' | 'ended' = 'open';
-  private failure: unknown = null;
-  private finished = false;
-  private wake: (() => void) | null = null;
-
-  constructor(res: IncomingMessage, call: Call) {
-    const parser = createParser({ onEvent: (event) => this.event(event.data) });
+function readAnswer(res: IncomingMessage, call: Call, onPieces: (pieces: string[]) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    let finished = false;
+    let done = false;
+    let pieces: string[] = [];
+    const settle = (err?: unknown) => {
+      if (settled) return;
+      settled = true;
+      if (err === undefined) resolve();
+      else reject(err);
+    };
+    const parser = createParser({
+      onEvent: (event) => {
+        if (done) return;
+        if (event.data.trim() === '[DONE]') return void (done = true);
+        const chunk = parseChunk(event.data);
+        if (chunk.finished) finished = true;
+        if (chunk.text) pieces.push(chunk.text);
+      },
+    });
     res.setEncoding('utf8');
     res.on('data', (text: string) => {
       call.firstByte();
-      if (this.state !== 'open' || this.failure) return;
+      if (settled || done) return;
+      let failure: unknown;
       try {
         parser.feed(text);
       } catch (err) {
-        this.failure = err;
+        failure = err;
       }
-      this.notify();
+      const ready = pieces;
+      pieces = [];
+      try {
+        if (ready.length) onPieces(ready);
+      } catch (err) {
+        failure ??= err;
+      }
+      if (failure !== undefined) settle(failure);
+      else if (done) settle();
     });
-    res.once('end', () => this.close('ended'));
-    res.once('error', (err) => this.fail(err));
-    res.once('close', () => { if (!res.complete) this.fail(new Error('the connection closed mid-answer')); });
-    // A stop (timeout, the visitor gone) ends the wait at once, whatever is still unread.
-    call.onStop(() => this.fail(new Error('stopped'), true));
-  }
-
-  /** The pieces that came since the last take, waiting for some; null once the answer is over. */
-  async take(): Promise<string[] | null> {
-    for (;;) {
-      if (this.pieces.length) return this.pieces.splice(0);
-      if (this.failure) throw this.failure;
-      if (this.state === 'done') return null;
-      if (this.state === 'ended') {
-        if (!this.finished) throw new ProviderError('cut', 'The provider stopped before the answer was complete.');
-        return null;
-      }
-      await new Promise<void>((resolve) => { this.wake = resolve; });
-    }
-  }
-
-  private event(data: string): void {
-    if (this.state !== 'open' || this.failure) return;
-    if (data.trim() === '[DONE]') return void (this.state = 'done');
-    const chunk = parseChunk(data);
-    if (chunk.finished) this.finished = true;
-    if (chunk.text) this.pieces.push(chunk.text);
-  }
-
-  private close(state: 'ended'): void {
-    if (this.state === 'open') this.state = state;
-    this.notify();
-  }
-
-  private fail(err: unknown, discard = false): void {
-    this.failure ??= err;
-    if (discard) this.pieces = [];
-    this.notify();
-  }
-
-  private notify(): void {
-    const wake = this.wake;
-    this.wake = null;
-    wake?.();
-  }
+    res.once('end', () => settle(done || finished ? undefined : new ProviderError('cut', 'The provider stopped before the answer was complete.')));
+    res.once('error', (err) => settle(err));
+    res.once('close', () => settle(new Error('the connection closed mid-answer')));
+    call.onStop(() => settle(new Error('stopped')));
+  });
 }
 
 /** The whole answer at once (`stream: false`). `maxTokens` bounds a test call. */

@@ -115,43 +115,46 @@ export interface AnswerMode {
   signal?: AbortSignal;
 }
 
+/** Takes the answer's events as they are ready: those of one batch go to the visitor in one write. */
+export type ChatSink = (events: ChatEvent[]) => void;
+
 /**
- * The answer as events: `start`, `sources` (the passages the model was given), `delta`s, then `done`
- * or `error`, in batches of the events that are ready together (the pieces of text the provider sent
- * at once: one write to the visitor). `signal` aborts the provider's request (the visitor left); the
+ * The answer as events sent to `send`: `start`, `sources` (the passages the model was given),
+ * `delta`s (the pieces of text the provider sent at once, in one batch), then `done` or `error`;
+ * resolves once the answer is stored. `signal` aborts the provider's request (the visitor left); the
  * part already received is stored as an interrupted answer.
  */
-export async function* answerMessage(site: Site, settings: ChatSettings, accepted: AcceptedMessage, { stream, signal }: AnswerMode): AsyncGenerator<ChatEvent[]> {
-  yield [{ type: 'start', thread: accepted.thread.uuid, ...(accepted.mintedToken ? { token: accepted.mintedToken } : {}), message: presentMessage(accepted.message) }];
+export async function answerMessage(site: Site, settings: ChatSettings, accepted: AcceptedMessage, { stream, signal }: AnswerMode, send: ChatSink): Promise<void> {
+  send([{ type: 'start', thread: accepted.thread.uuid, ...(accepted.mintedToken ? { token: accepted.mintedToken } : {}), message: presentMessage(accepted.message) }]);
   const sources = await retrieveSources(site, accepted.message.content, accepted.collections);
   if (!sources.length) {
     const reply = await storeReply(site, accepted.thread, settings.wording.noAnswer, 'no_answer', []);
-    yield [{ type: 'delta', text: reply.content }, { type: 'done', reply, handoff_offered: settings.handoff }];
+    send([{ type: 'delta', text: reply.content }, { type: 'done', reply, handoff_offered: settings.handoff }]);
     return;
   }
-  yield [{ type: 'sources', sources: sources.map(({ n, title, url }) => ({ n, title, url })) }];
+  send([{ type: 'sources', sources: sources.map(({ n, title, url }) => ({ n, title, url })) }]);
   const turns = promptFor(settings, sources, accepted.history, accepted.message.content);
   let text = '';
   try {
     if (stream) {
-      for await (const pieces of streamCompletion(settings.provider, turns, signal)) {
+      await streamCompletion(settings.provider, turns, (pieces) => {
         text += pieces.join('');
-        yield pieces.map((piece): ChatEvent => ({ type: 'delta', text: piece }));
-      }
+        send(pieces.map((piece): ChatEvent => ({ type: 'delta', text: piece })));
+      }, signal);
     } else {
       text = (await completeChat(settings.provider, turns, signal)).text;
-      yield [{ type: 'delta', text }];
+      send([{ type: 'delta', text }]);
     }
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
     const reply = await storeReply(site, accepted.thread, text, text ? 'interrupted' : 'failed', citedSources(text, sources));
     if (err.kind === 'aborted') return;
     const failure = providerFailure(err);
-    yield [{ type: 'error', code: failure.code, message: failure.message, status: failure.status, reply }];
+    send([{ type: 'error', code: failure.code, message: failure.message, status: failure.status, reply }]);
     return;
   }
   const reply = await storeReply(site, accepted.thread, text, 'complete', citedSources(text, sources));
-  yield [{ type: 'done', reply, handoff_offered: false }];
+  send([{ type: 'done', reply, handoff_offered: false }]);
 }
 
 async function storeReply(site: Site, thread: ChatThread, content: string, state: MessageState, sources: ChatSource[]): Promise<PresentedMessage> {
