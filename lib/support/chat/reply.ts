@@ -14,7 +14,7 @@ import { PresentedMessage, presentMessage } from './present';
 import { ProviderError, ProviderTurn, completeChat, streamCompletion } from './provider';
 import { NumberedSource, retrieveSources } from './retrieval';
 import { ChatSettings } from './settings';
-import { ChatMessage, ChatSource, ChatThread, MessageState, findThread, holdConversation, insertMessage, insertThread } from './store';
+import { ChatMessage, ChatSource, ChatThread, MessageState, findThread, holdConversation, insertMessage, insertThreadWithMessage } from './store';
 import { mintChatToken, threadNotFound, tokenOpens } from './tokens';
 
 /** Earlier messages given to the model with the question (the newest ones). */
@@ -78,27 +78,26 @@ export async function chatSender(site: Site, uuid: string, token: string | undef
  */
 export async function acceptMessage(site: Site, sender: ChatSender, input: VisitorMessage): Promise<AcceptedMessage> {
   if (sender.refusal) throw sender.refusal;
-  const existing = sender.thread;
-  const mintedToken = existing === null && input.token === undefined ? mintChatToken() : null;
+  const mintedToken = sender.thread === null && input.token === undefined ? mintChatToken() : null;
   const token = input.token ?? mintedToken ?? '';
   // Kept as WordPress keeps a `format: uri` field: through esc_url_raw() (no quotes or angle brackets).
   const pageUrl = escUrlRaw(input.pageUrl ?? '');
   return writeSupport(site, {}, async (ctx) => {
     // Read again under the write: two first messages of one new thread make it once.
     const held = await holdConversation(ctx.trx, site.db, input.thread);
-    let thread = held?.thread ?? null;
-    const refusal = openRefusal(thread, token);
+    const refusal = openRefusal(held?.thread ?? null, token);
     if (refusal) throw refusal;
-    if (!thread) {
-      const postId = await insertThread(ctx, {
-        uuid: input.thread, tokenHash: hashBearerSecret(token), title: [...input.message].slice(0, 80).join(''),
-        pageUrl, pageTitle: input.pageTitle, origin: input.origin,
-      });
-      thread = { postId, uuid: input.thread, tokenHash: hashBearerSecret(token), createdAt: ctx.dates.gmt, ticketId: null, pageUrl, pageTitle: input.pageTitle ?? '' };
+    const visitor = { role: 'visitor', content: input.message, state: 'complete' } as const;
+    if (held) {
+      const message = await insertMessage(ctx, held.thread.postId, visitor);
+      return { thread: held.thread, mintedToken: null, message, history: held.messages, collections: input.collections };
     }
-    const history = held?.messages ?? [];
-    const message = await insertMessage(ctx, thread.postId, { role: 'visitor', content: input.message, state: 'complete' });
-    return { thread, mintedToken: existing === null ? mintedToken : null, message, history, collections: input.collections };
+    const tokenHash = hashBearerSecret(token);
+    const { threadId, message } = await insertThreadWithMessage(ctx, {
+      uuid: input.thread, tokenHash, title: [...input.message].slice(0, 80).join(''), pageUrl, pageTitle: input.pageTitle, origin: input.origin,
+    }, visitor);
+    const thread = { postId: threadId, uuid: input.thread, tokenHash, createdAt: ctx.dates.gmt, ticketId: null, pageUrl, pageTitle: input.pageTitle ?? '' };
+    return { thread, mintedToken, message, history: [], collections: input.collections };
   });
 }
 

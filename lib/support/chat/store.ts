@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
 import { maybeUnserialize, phpEntries, serialize } from '../../wp/php';
-import { addPostMeta, insertPost, updatePostMeta, updatePostRow } from '../../wp/posts';
+import { PostWrites, updatePostMeta, updatePostRow } from '../../wp/posts';
 import { WriteContext } from '../write';
 import { chatMessageSchema } from '../../../schema/support/chat-message';
 
@@ -166,16 +166,22 @@ export interface NewThread {
   origin?: string;
 }
 
-export async function insertThread(ctx: WriteContext, t: NewThread): Promise<number> {
-  const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
-    post_type: THREAD_POST_TYPE, post_status: 'private', post_name: t.uuid, post_title: t.title, date: ctx.dates,
-  });
+/**
+ * A new conversation and its first message: both rows, then their guids in one UPDATE and their meta
+ * in one INSERT (../../wp/posts.ts, PostWrites); the thread is made with the message's time, so it
+ * needs no "modified" update of its own.
+ */
+export async function insertThreadWithMessage(ctx: WriteContext, t: NewThread, m: NewMessage): Promise<{ threadId: number; message: ChatMessage }> {
+  const writes = new PostWrites(ctx.trx, ctx.tables, ctx.home);
+  const threadId = await writes.insert({ post_type: THREAD_POST_TYPE, post_status: 'private', post_name: t.uuid, post_title: t.title, date: ctx.dates });
   const meta: Record<string, string> = { [THREAD_META.tokenHash]: t.tokenHash };
   if (t.pageUrl) meta[THREAD_META.pageUrl] = t.pageUrl;
   if (t.pageTitle) meta[THREAD_META.pageTitle] = t.pageTitle;
   if (t.origin) meta[THREAD_META.origin] = t.origin;
-  await addPostMeta(ctx.trx, ctx.tables, id, meta);
-  return id;
+  writes.addMeta(threadId, meta);
+  const message = await addMessage(writes, ctx, threadId, m);
+  await writes.flush();
+  return { threadId, message };
 }
 
 export interface NewMessage {
@@ -187,16 +193,24 @@ export interface NewMessage {
 
 /** Adds a message to the conversation and marks the conversation modified. */
 export async function insertMessage(ctx: WriteContext, threadId: number, m: NewMessage): Promise<ChatMessage> {
+  const writes = new PostWrites(ctx.trx, ctx.tables, ctx.home);
+  const message = await addMessage(writes, ctx, threadId, m);
+  await writes.flush();
+  await updatePostRow(ctx.trx, ctx.tables, threadId, { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt }, { type: THREAD_POST_TYPE, parent: 0 });
+  return message;
+}
+
+/** The message's row, its guid and meta queued in `writes`. */
+async function addMessage(writes: PostWrites, ctx: WriteContext, threadId: number, m: NewMessage): Promise<ChatMessage> {
   const uuid = randomUUID();
-  const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
+  const id = await writes.insert({
     post_type: MESSAGE_POST_TYPE, post_status: 'private', post_name: uuid, post_parent: threadId, post_content: m.content, date: ctx.dates,
   });
   const sources = m.sources ?? [];
-  await addPostMeta(ctx.trx, ctx.tables, id, {
+  writes.addMeta(id, {
     [MESSAGE_META.role]: m.role, [MESSAGE_META.state]: m.state,
     ...(sources.length ? { [MESSAGE_META.sources]: serialize(sources.map((s) => ({ title: s.title, url: s.url }))) } : {}),
   });
-  await updatePostRow(ctx.trx, ctx.tables, threadId, { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt }, { type: THREAD_POST_TYPE, parent: 0 });
   return { postId: id, uuid, role: m.role, content: m.content, state: m.state, sources, createdAt: ctx.dates.gmt };
 }
 

@@ -203,25 +203,31 @@ describe('support/v1 chat', function () {
       assert.equal(fake.requests.at(-1)!.body.stream, true);
     });
 
-    it('stores a question on its thread and the streamed answer in 15 statements besides the limits (a read, two transactions)', async () => {
-      const thread = randomUUID();
-      const first = await askStreaming({ thread, message: QUESTION });
-      const token = first.events[0]!.data.token as string;
-      const seen: Array<{ sql: string; bindings?: unknown[]; __knexTxId?: string }> = [];
-      const record = (q: (typeof seen)[number]) => seen.push(q);
-      t.site.db.knex.on('query', record);
-      try {
-        const { events } = await askStreaming({ thread, token, message: QUESTION });
+    it('stores a question and its streamed answer in a read and two transactions: 14 statements on a new thread, 15 on an existing one (the limits aside)', async () => {
+      type Query = { sql: string; bindings?: unknown[]; __knexTxId?: string };
+      /** The statements a streamed question costs, besides the limits' own transactions and the docs index's freshness checks. */
+      const counted = async (body: Record<string, unknown>) => {
+        const seen: Query[] = [];
+        const record = (q: Query) => seen.push(q);
+        t.site.db.knex.on('query', record);
+        let events: ReadEvent[];
+        try {
+          events = (await askStreaming(body)).events;
+        } finally {
+          t.site.db.knex.off('query', record);
+        }
         assert.equal(events.at(-1)!.event, 'done');
-      } finally {
-        t.site.db.knex.off('query', record);
-      }
-      // The limits' own transactions and the docs index's freshness checks are not the question's.
-      const limits = new Set(seen.filter((q) => /svc_rate_limits/.test(q.sql)).map((q) => q.__knexTxId));
-      const reads = seen.filter((q) => !q.__knexTxId && q.bindings?.includes('svc_chat'));
-      const stored = seen.filter((q) => q.__knexTxId && !limits.has(q.__knexTxId));
-      assert.equal(new Set(stored.map((q) => q.__knexTxId)).size, 2, stored.map((q) => q.sql).join('\n'));
-      assert.equal(reads.length + stored.length, 15, [...reads, ...stored].map((q) => q.sql).join('\n'));
+        const limits = new Set(seen.filter((q) => /svc_rate_limits/.test(q.sql)).map((q) => q.__knexTxId));
+        const reads = seen.filter((q) => !q.__knexTxId && q.bindings?.includes('svc_chat'));
+        const stored = seen.filter((q) => q.__knexTxId && !limits.has(q.__knexTxId));
+        assert.equal(new Set(stored.map((q) => q.__knexTxId)).size, 2, stored.map((q) => q.sql).join('\n'));
+        return { events, statements: reads.length + stored.length, sql: [...reads, ...stored].map((q) => q.sql).join('\n') };
+      };
+      const thread = randomUUID();
+      const first = await counted({ thread, message: QUESTION });
+      assert.equal(first.statements, 14, first.sql);
+      const second = await counted({ thread, token: first.events[0]!.data.token, message: QUESTION });
+      assert.equal(second.statements, 15, second.sql);
     });
 
     it('sends heartbeat comments while the provider is silent', async () => {
