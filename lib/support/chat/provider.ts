@@ -1,9 +1,10 @@
 /**
  * The answer model behind one seam: an OpenAI-compatible `POST <base>/chat/completions` (OpenAI,
  * Ollama, vLLM, llama.cpp's server), over `node:http` with kept connections (./provider-http.ts)
- * and, for streams, `eventsource-parser` reading the server-sent events. Timeouts (docs/chat.md, "The provider"): the first byte of the answer within
- * `firstByteMs`, all of it within `totalMs`; an abort of the caller's signal (the visitor left)
- * cancels the request. Nothing is retried: a retry after the first words would repeat them.
+ * and, for streams, `eventsource-parser` reading the server-sent events. Timeouts (docs/chat.md,
+ * "The provider"): the first byte of the answer within `firstByteMs`, all of it within `totalMs`; an
+ * abort of the caller's signal (the visitor left) cancels the request. Nothing the provider received
+ * is retried: a retry after the first words would repeat them.
  *
  * The stream is read as the servers send it: `data: [DONE]` ends it; chunks whose `choices` is `[]`
  * or `null` (the usage chunk) carry no text; `data: {"error": …}` is the provider's error; a body
