@@ -46,6 +46,8 @@ export interface LoadSummary {
   firstToken: Percentiles;
   /** From the provider writing a token to its arrival here, ms. */
   perToken: Percentiles;
+  /** This process's CPU time over the run (user and system), ms: what the client side costs the machine. */
+  cpuMs: number;
 }
 
 export interface Percentiles {
@@ -81,6 +83,7 @@ function request(plan: LoadPlan, n: number): { path: string; headers: Record<str
 }
 
 async function run(plan: LoadPlan): Promise<LoadSummary> {
+  const cpuBefore = process.cpuUsage();
   const firstTokens: number[] = [];
   const headerTimes: number[] = [];
   const perToken: number[] = [];
@@ -179,6 +182,7 @@ async function run(plan: LoadPlan): Promise<LoadSummary> {
     streams: asked, completed, noFirstToken, failures, peakOpen, tokens: perToken.length,
     tokensPerSecond: perToken.length / Math.max((lastArrival - firstArrival) / 1000, 1e-3),
     headers: percentiles(headerTimes), firstToken: percentiles(firstTokens), perToken: percentiles(perToken),
+    cpuMs: ((({ user, system }) => user + system)(process.cpuUsage(cpuBefore))) / 1000,
   };
 }
 

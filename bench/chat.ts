@@ -12,7 +12,8 @@
  * the server adds is its latency minus the direct run's (p50 against p50, p99 against p99). Also
  * read: the server's event-loop delay (its own metric, prom-client's `monitorEventLoopDelay`,
  * scraped from METRICS_PORT before and after the run, which resets it), its peak RSS, its CPU a
- * token, and, during each run, the p99 of another route (docs search) against its idle p99.
+ * token, and, during each run, the p99 of another route (docs search) against its idle p99, and who
+ * used the machine's two cores (the provider, the load generator, the server, MariaDB).
  *
  *   npm run bench -- --suite=chat [--streams=100,500,2000] [--php-workers=10] [--php=on|off]
  *   BENCH_MYSQL_URL=mysql://root@127.0.0.1:3306/understudy_bench (the site lives in <database>_chat)
@@ -22,9 +23,10 @@
  * trusted proxy, so the per-address and per-thread limits stay as shipped. HTTP_MAX_CONNECTIONS is
  * raised to 6,000 (default 1,000: a setting for sites that hold many streams, docs/deploy.md).
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openSite } from '../lib/boot';
@@ -74,10 +76,13 @@ export async function chatSuite(args: Record<string, string>): Promise<Result[]>
     for (const streams of counts) {
       const plan = { streams, rampMs: RAMP_MS, durationMs: DURATION_MS, deadlineMs: DEADLINE_MS, question: QUESTION };
       log(`chat: ${streams} streams straight to the provider…`);
+      const directShares = machineShares(provider);
       const direct = await runLoad({ ...plan, target: 'direct', url: providerUrl.replace(/\/v1$/, '') });
-      results.push(streamResult(`direct to the provider, ${streams} streams`, direct, direct, {}));
+      results.push(streamResult(`direct to the provider, ${streams} streams`, direct, direct, { shares: directShares.stop(direct) }));
       log(`chat: ${streams} streams through Understudy…`);
+      const shares = machineShares(provider, server);
       const measured = await measureServer(server, metricsPort, () => runLoad({ ...plan, target: 'understudy', url: origin }), origin);
+      measured.shares = shares.stop(measured.load);
       results.push(streamResult(`Understudy, ${streams} streams`, measured.load, direct, measured));
       if (measured.during) results.push(probeResult(`docs search, during ${streams} streams`, measured.during, server, idle));
       if (missing) continue;
@@ -134,6 +139,56 @@ interface Measured {
   loopDelay?: { p99: number; max: number };
   /** The other route while the streams ran. */
   during?: Probe;
+  /** Who used the machine's CPU during the run (machineShares()). */
+  shares?: string;
+}
+
+/**
+ * The machine's CPU over a run and who used it, in cores (2 = both cores busy throughout): all
+ * processes together (/proc/stat), the provider, the load generator (its own report), the server
+ * when there is one, and MariaDB (shared with everything else using it); with the provider's and
+ * load generator's CPU a token, the part of a token's cost that is not the server's.
+ */
+function machineShares(provider: ChildProcess, server?: ChildProcess): { stop(load: LoadSummary): string } {
+  const started = performance.now();
+  const busyBefore = machineBusyMs();
+  const mariadb = mariadbPid();
+  const before = [provider.pid, server?.pid, mariadb].map((pid) => (pid ? cpuTimeMs(pid) : undefined));
+  return {
+    stop(load) {
+      const seconds = (performance.now() - started) / 1000;
+      const [providerMs, serverMs, mariadbMs] = [provider.pid, server?.pid, mariadb].map((pid, i) => (pid ? cpuTimeSince(pid, before[i]) : undefined));
+      const cores = (cpuMs: number | undefined) => (cpuMs === undefined ? '?' : (cpuMs / 1000 / seconds).toFixed(2));
+      const perToken = (cpuMs: number | undefined) => (cpuMs === undefined || !load.tokens ? '?' : ((cpuMs * 1000) / load.tokens).toFixed(0));
+      return [
+        `machine ${cores(machineBusyMs() - busyBefore)} cores busy of ${os.cpus().length}`,
+        `provider ${cores(providerMs)} (${perToken(providerMs)} µs a token)`,
+        `load generator ${cores(load.cpuMs)} (${perToken(load.cpuMs)} µs a token)`,
+        ...(server ? [`server ${cores(serverMs)}`] : []),
+        `MariaDB ${cores(mariadbMs)}`,
+      ].join(', ');
+    },
+  };
+}
+
+/** CPU time every core spent busy since boot (/proc/stat: all but idle and iowait), ms. */
+function machineBusyMs(): number {
+  const [, ...ticks] = (fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] as string).trim().split(/\s+/).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = ticks as number[];
+  return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * 10;
+}
+
+/** The MariaDB server's process, when it runs on this machine. */
+function mariadbPid(): number | undefined {
+  for (const name of ['mariadbd', 'mysqld']) {
+    try {
+      const pid = Number(execFileSync('pidof', ['-s', name], { encoding: 'utf8' }).trim());
+      if (pid) return pid;
+    } catch {
+      // Not running under this name.
+    }
+  }
+  return undefined;
 }
 
 /** Runs the load against the server, reading its memory, CPU, event-loop delay and, if asked, another route's latency. */
@@ -244,6 +299,7 @@ function streamResult(name: string, run: LoadSummary, direct: LoadSummary, m: Pa
     ...(failures ? [failures] : []),
     ...(m.loopDelay ? [`event loop delay p99/max ${ms(m.loopDelay.p99)}/${ms(m.loopDelay.max)} ms`] : []),
     ...(m.cpuMs !== undefined && run.tokens ? [`CPU ${((m.cpuMs * 1000) / run.tokens).toFixed(0)} µs a token`] : []),
+    ...(m.shares ? [m.shares] : []),
   ];
   return {
     name, rps: run.tokensPerSecond, p50: ms(run.perToken.p50), p99: ms(run.perToken.p99), max: ms(run.perToken.max), errors: run.streams - run.completed, non2xx: 0,

@@ -11,7 +11,7 @@
 import { handOff } from '../../lib/support/chat/handoff';
 import { chatOrigins, collectionsForOrigin } from '../../lib/support/chat/origins';
 import { AnswerDone, AnswerStart, presentChatAnswer, presentChatConfig, presentHandoff, presentThread } from '../../lib/support/chat/present';
-import { ChatEvent, ChatSender, acceptMessage, answerMessage, chatSender } from '../../lib/support/chat/reply';
+import { ChatEvent, ChatSender, ChatSink, acceptMessage, answerMessage, chatSender } from '../../lib/support/chat/reply';
 import { ChatLimits, chatLimit, readChatSettings } from '../../lib/support/chat/settings';
 import { ChatThread, findThread, threadMessages } from '../../lib/support/chat/store';
 import { resolveChatThread, threadHolder } from '../../lib/support/chat/tokens';
@@ -20,7 +20,7 @@ import { visitorBucket } from '../../lib/wp/http/address-key';
 import { Site } from '../../lib/wp/site';
 import { ArgsParams, operations, routeSchema } from '../../lib/wp/rest/item-schema';
 import { RateLimitSpec, RequestHead, RestRequest, RestResponse, allowAnyone, endpoint } from '../../lib/wp/rest/route';
-import { ServerSentEvent, StreamResponse } from '../../lib/wp/rest/stream';
+import { SendEvents, StreamResponse } from '../../lib/wp/rest/stream';
 import { SUPPORT_SCHEMAS } from '../../schema/support';
 import { chatOperations } from '../../schema/support/chat-args';
 import { chatAnswerSchema } from '../../schema/support/chat-answer';
@@ -133,9 +133,12 @@ async function sendMessage(req: ChatRequest<'message', ChatSender>): Promise<Res
     origin, collections: await collectionsForOrigin(req.site, origin),
   });
   if (p.stream) {
-    return new StreamResponse((signal) => asServerSentEvents(req.site, answerMessage(req.site, settings, accepted, { stream: true, signal }), signal), {}, 200, settings.heartbeatSeconds * 1000);
+    return new StreamResponse(
+      (signal, send) => sendAsServerSentEvents(req.site, signal, send, (emit) => answerMessage(req.site, settings, accepted, { stream: true, signal }, emit)),
+      {}, 200, settings.heartbeatSeconds * 1000,
+    );
   }
-  return asJson(answerMessage(req.site, settings, accepted, { stream: false }));
+  return asJson((emit) => answerMessage(req.site, settings, accepted, { stream: false }, emit));
 }
 
 async function readThread(req: ChatRequest<'thread', ChatThread, ChatThread | null>): Promise<unknown> {
@@ -151,28 +154,33 @@ async function handOffThread(req: ChatRequest<'handoff'>): Promise<RestResponse>
 }
 
 /**
- * Each chat event as an SSE event named by its type, numbered from 1. An unexpected failure once the
- * stream has begun (its status is sent) ends it with an `error` event; the details go to the log.
+ * Each chat event as an SSE event named by its type, numbered from 1, a batch in one write. An
+ * unexpected failure once the stream has begun (its status is sent) ends it with an `error` event;
+ * the details go to the log.
  */
-async function* asServerSentEvents(site: Site, events: AsyncIterable<ChatEvent>, signal: AbortSignal): AsyncGenerator<ServerSentEvent> {
+async function sendAsServerSentEvents(site: Site, signal: AbortSignal, send: SendEvents, answer: (emit: ChatSink) => Promise<void>): Promise<void> {
   let id = 0;
   try {
-    for await (const { type, ...data } of events) yield { event: type, id: String(++id), data };
+    await answer((events) => send(events.map(({ type, ...data }) => ({ event: type, id: String(++id), data }))));
   } catch (err) {
     if (signal.aborted) throw err;
     site.logger.error('chat stream failed', { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
-    yield { event: 'error', id: String(++id), data: { code: 'internal_server_error', message: 'There has been a critical error on this website.', status: 500 } };
+    send({ event: 'error', id: String(++id), data: { code: 'internal_server_error', message: 'There has been a critical error on this website.', status: 500 } });
   }
 }
 
 /** The same events gathered into one answer; an `error` event is the error answer (the partial reply in its data). */
-async function asJson(events: AsyncIterable<ChatEvent>): Promise<RestResponse> {
+async function asJson(answer: (emit: ChatSink) => Promise<void>): Promise<RestResponse> {
   let start: AnswerStart | undefined;
   let done: AnswerDone | undefined;
-  for await (const event of events) {
-    if (event.type === 'start') start = event;
-    if (event.type === 'done') done = event;
-    if (event.type === 'error') throw new WpError(event.code, event.message, event.status, { thread: start?.thread, reply: event.reply });
-  }
+  let error: Extract<ChatEvent, { type: 'error' }> | undefined;
+  await answer((events) => {
+    for (const event of events) {
+      if (event.type === 'start') start = event;
+      if (event.type === 'done') done = event;
+      if (event.type === 'error') error = event;
+    }
+  });
+  if (error) throw new WpError(error.code, error.message, error.status, { thread: start?.thread, reply: error.reply });
   return new RestResponse(presentChatAnswer(start as AnswerStart, done as AnswerDone), 201);
 }

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { hashBearerSecret, newBearerSecret } from '../../lib/support/bearer-secrets';
 import { insertProduct } from '../../lib/support/changelogs/writes';
-import { insertThread } from '../../lib/support/chat/store';
+import { insertThreadWithMessage } from '../../lib/support/chat/store';
 import { insertDocs } from '../../lib/support/docs/store';
 import { addMailbox } from '../../lib/support/mailboxes/admin';
 import { portalCustomer } from '../../lib/support/portal/customer';
@@ -72,7 +72,7 @@ export async function arrangeFixtures(net: TestNetwork): Promise<MatrixFixtures>
   const [doc] = await insertDocs(two, [{ title: 'Feeding birds', slug: 'feeding-birds', content: `How to feed a ${DOC_WORD}.`, collections: ['birds'] }]);
   const productId = await insertProduct(two, 'two-app', { name: 'Two App', type: 'app', url: 'https://two.test/app', source: '', sourceKind: 'changelog' });
   const chat = { uuid: randomUUID(), token: newBearerSecret('base64url') };
-  await writeSupport(two, {}, (ctx) => insertThread(ctx, { uuid: chat.uuid, tokenHash: hashBearerSecret(chat.token), title: 'Hello' }));
+  await writeSupport(two, {}, (ctx) => insertThreadWithMessage(ctx, { uuid: chat.uuid, tokenHash: hashBearerSecret(chat.token), title: 'Hello' }, { role: 'visitor', content: 'Hello', state: 'complete' }));
   const form = await insertFormRow(two, { title: 'Contact two', slug: 'contact-two' });
   const submitted = 'A message to site two';
   await insertSubmissionRow(two, { form_id: form, data: { name: 'Ann', email: 'ann@example.test', message: submitted } });

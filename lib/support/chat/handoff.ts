@@ -10,7 +10,7 @@ import { Site } from '../../wp/site';
 import { openTicket } from '../tickets/create';
 import { unprovenRequester } from '../tickets/requester';
 import { writeSupport } from '../write';
-import { ChatMessage, ChatThread, findThread, markHandedOff, threadMessages } from './store';
+import { ChatMessage, ChatThread, holdConversation, markHandedOff } from './store';
 import { threadNotFound } from './tokens';
 
 export interface HandoffRequest {
@@ -31,10 +31,10 @@ export async function handOff(site: Site, thread: ChatThread, input: HandoffRequ
   const customer = await unprovenRequester(site, input.email, input.name?.trim() || input.email);
   return writeSupport(site, {}, async (ctx) => {
     // The thread's row is held (MySQL) so that two handoffs at once open one ticket.
-    const current = await findThread(site.db, thread.uuid, ctx.trx, true);
-    if (!current) throw threadNotFound();
+    const held = await holdConversation(ctx.trx, site.db, thread.uuid);
+    if (!held) throw threadNotFound();
+    const { thread: current, messages } = held;
     if (current.ticketId !== null) return { ticketId: current.ticketId, created: false };
-    const messages = await threadMessages(site.db, current.postId, ctx.trx);
     const { ticketId } = await openTicket(site, ctx, {
       subject: subjectOf(messages), body: transcript(current, messages, input.note?.trim() ?? ''), source: 'chat',
       customer: { ...customer, email: input.email }, authorKind: 'customer', requesterUnverified: 'chat_handoff',

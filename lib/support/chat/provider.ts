@@ -1,15 +1,18 @@
 /**
  * The answer model behind one seam: an OpenAI-compatible `POST <base>/chat/completions` (OpenAI,
- * Ollama, vLLM, llama.cpp's server), with `fetch` and, for streams, `eventsource-parser` reading the
- * server-sent events. Timeouts (docs/chat.md, "The provider"): the first byte of the answer within
- * `firstByteMs`, all of it within `totalMs`; an abort of the caller's signal (the visitor left)
- * cancels the request. Nothing is retried: a retry after the first words would repeat them.
+ * Ollama, vLLM, llama.cpp's server), over `node:http` with kept connections (./provider-http.ts)
+ * and, for streams, `eventsource-parser` reading the server-sent events. Timeouts (docs/chat.md,
+ * "The provider"): the first byte of the answer within `firstByteMs`, all of it within `totalMs`; an
+ * abort of the caller's signal (the visitor left) cancels the request. Nothing the provider received
+ * is retried: a retry after the first words would repeat them.
  *
  * The stream is read as the servers send it: `data: [DONE]` ends it; chunks whose `choices` is `[]`
  * or `null` (the usage chunk) carry no text; `data: {"error": …}` is the provider's error; a body
  * that ends before `[DONE]` and before any `finish_reason` is an answer cut short.
  */
+import { IncomingMessage } from 'node:http';
 import { createParser } from 'eventsource-parser';
+import { ProviderRequest, postJson, readText } from './provider-http';
 import { ProviderSettings } from './settings';
 
 export interface ProviderTurn {
@@ -34,39 +37,73 @@ export class ProviderError extends Error {
 /** Largest error body read from a provider (its message is all that is wanted). */
 const ERROR_BODY_BYTES = 16 * 1024;
 
-/** The answer's text as it arrives, piece by piece. */
-export async function* streamCompletion(p: ProviderSettings, turns: readonly ProviderTurn[], signal?: AbortSignal): AsyncGenerator<string> {
+/**
+ * Streams the answer: `onPieces` gets its text as it arrives, the pieces of one read of the connection
+ * together, called from that read (no promise or generator step per token); resolves once the answer
+ * is complete, rejects with a ProviderError otherwise (after the pieces that came before the failure).
+ */
+export async function streamCompletion(p: ProviderSettings, turns: readonly ProviderTurn[], onPieces: (pieces: string[]) => void, signal?: AbortSignal): Promise<void> {
   const call = startCall(p, signal);
   try {
-    const res = await call.post({ model: p.model, messages: turns, stream: true });
-    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-    // Reads are not raced against the stop, token by token: each race would leave a reaction on the
-    // stop's promise until the answer ends (200 a stream at 20 tokens a second for 10 s). Stopping
-    // aborts the request, which errors the body; cancelling the reader too ends a read whatever the body does.
-    call.onStop(() => void reader.cancel().catch(() => undefined));
-    const decoder = new TextDecoder();
-    const datas: string[] = [];
-    const parser = createParser({ onEvent: (event) => datas.push(event.data) });
-    let finished = false;
-    for (;;) {
-      const { done, value } = await reader.read();
-      call.throwIfStopped();
-      if (done) break;
-      call.firstByte();
-      parser.feed(decoder.decode(value, { stream: true }));
-      for (const data of datas.splice(0)) {
-        if (data.trim() === '[DONE]') return;
-        const chunk = parseChunk(data);
-        if (chunk.finished) finished = true;
-        if (chunk.text) yield chunk.text;
-      }
-    }
-    if (!finished) throw new ProviderError('cut', 'The provider stopped before the answer was complete.');
+    await readAnswer(await call.post({ model: p.model, messages: turns, stream: true }), call, onPieces);
   } catch (err) {
     throw call.explain(err);
   } finally {
     call.end();
   }
+}
+
+/**
+ * Reads a streamed answer as the connection delivers it, each read parsed at once: `[DONE]` ends it,
+ * a body that ends before it and before any `finish_reason` is an answer cut short; a stop (a
+ * timeout, the visitor gone) ends it at once, whatever is still unread.
+ */
+function readAnswer(res: IncomingMessage, call: Call, onPieces: (pieces: string[]) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    let finished = false;
+    let done = false;
+    let pieces: string[] = [];
+    const settle = (err?: unknown) => {
+      if (settled) return;
+      settled = true;
+      if (err === undefined) resolve();
+      else reject(err);
+    };
+    const parser = createParser({
+      onEvent: (event) => {
+        if (done) return;
+        if (event.data.trim() === '[DONE]') return void (done = true);
+        const chunk = parseChunk(event.data);
+        if (chunk.finished) finished = true;
+        if (chunk.text) pieces.push(chunk.text);
+      },
+    });
+    res.setEncoding('utf8');
+    res.on('data', (text: string) => {
+      call.firstByte();
+      if (settled || done) return;
+      let failure: unknown;
+      try {
+        parser.feed(text);
+      } catch (err) {
+        failure = err;
+      }
+      const ready = pieces;
+      pieces = [];
+      try {
+        if (ready.length) onPieces(ready);
+      } catch (err) {
+        failure ??= err;
+      }
+      if (failure !== undefined) settle(failure);
+      else if (done) settle();
+    });
+    res.once('end', () => settle(done || finished ? undefined : new ProviderError('cut', 'The provider stopped before the answer was complete.')));
+    res.once('error', (err) => settle(err));
+    res.once('close', () => settle(new Error('the connection closed mid-answer')));
+    call.onStop(() => settle(new Error('stopped')));
+  });
 }
 
 /** The whole answer at once (`stream: false`). `maxTokens` bounds a test call. */
@@ -75,7 +112,7 @@ export async function completeChat(p: ProviderSettings, turns: readonly Provider
   try {
     const res = await call.post({ model: p.model, messages: turns, stream: false, ...(maxTokens ? { max_tokens: maxTokens } : {}) });
     call.firstByte();
-    const body = await call.guard(res.text());
+    const body = await call.guard(readText(res));
     let json: { model?: unknown; choices?: Array<{ message?: { content?: unknown } }>; error?: unknown };
     try {
       json = JSON.parse(body);
@@ -123,49 +160,51 @@ function errorMessage(error: unknown): string {
 
 type StopReason = 'first_byte' | 'total' | 'caller';
 
-/** One request: its abort controller, its two timers and why it was stopped. */
+type Call = ReturnType<typeof startCall>;
+
+/** One request: its two timers, why it was stopped, and its connection, ended when it is. */
 function startCall(p: ProviderSettings, signal?: AbortSignal) {
-  const controller = new AbortController();
+  let request: ProviderRequest | null = null;
+  let response: IncomingMessage | null = null;
   let stopped: StopReason | null = null;
+  const onStop: Array<() => void> = [];
   const stop = (reason: StopReason) => {
-    stopped ??= reason;
-    controller.abort();
+    if (stopped) return;
+    stopped = reason;
+    request?.destroy();
+    for (const then of onStop.splice(0)) then();
   };
   const onCallerAbort = () => stop('caller');
-  if (signal?.aborted) stop('caller');
   signal?.addEventListener('abort', onCallerAbort, { once: true });
   let firstByteTimer: NodeJS.Timeout | null = setTimeout(() => stop('first_byte'), p.firstByteMs);
   const totalTimer = setTimeout(() => stop('total'), p.totalMs);
-  /** Rejects as soon as the call is stopped, whatever `work` waits for (a body that never comes). */
-  const stoppedPromise = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true }));
-  stoppedPromise.catch(() => undefined);
+  if (signal?.aborted) stop('caller');
 
-  return {
-    async post(body: unknown): Promise<Response> {
-      let res: Response;
+  const call = {
+    async post(body: unknown): Promise<IncomingMessage> {
+      if (stopped) throw new Error('stopped');
+      request = postJson(`${p.baseUrl}/chat/completions`, { Authorization: `Bearer ${p.apiKey}`, Accept: 'application/json, text/event-stream' }, body);
+      let res: IncomingMessage;
       try {
-        res = await fetch(`${p.baseUrl}/chat/completions`, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${p.apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-          body: JSON.stringify(body),
-          signal: controller.signal,
-        });
+        res = await call.guard(request.response);
       } catch (err) {
         if (stopped) throw err;
-        throw new ProviderError('network', `The provider could not be reached: ${(err as Error).cause ?? (err as Error).message}.`);
+        throw new ProviderError('network', `The provider could not be reached: ${(err as Error).message}.`);
       }
-      if (!res.ok) throw await statusError(res);
+      response = res;
+      if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) throw await statusError(res);
       return res;
     },
+    /** Rejects as soon as the call is stopped, whatever `work` waits for (a body that never comes). */
     guard<T>(work: Promise<T>): Promise<T> {
-      return Promise.race([work, stoppedPromise]);
+      return new Promise<T>((resolve, reject) => {
+        call.onStop(() => reject(new Error('stopped')));
+        work.then(resolve, reject);
+      });
     },
     onStop(then: () => void): void {
-      if (controller.signal.aborted) then();
-      else controller.signal.addEventListener('abort', then, { once: true });
-    },
-    throwIfStopped(): void {
-      if (stopped) throw new Error('stopped');
+      if (stopped) then();
+      else onStop.push(then);
     },
     firstByte(): void {
       if (firstByteTimer) clearTimeout(firstByteTimer);
@@ -182,21 +221,24 @@ function startCall(p: ProviderSettings, signal?: AbortSignal) {
       if (firstByteTimer) clearTimeout(firstByteTimer);
       clearTimeout(totalTimer);
       signal?.removeEventListener('abort', onCallerAbort);
-      // Whatever is left of the response is not wanted.
-      if (!controller.signal.aborted) controller.abort();
+      onStop.length = 0;
+      // A connection whose answer was read to its end goes back to the pool; any other is not wanted.
+      if (!(response as IncomingMessage | null)?.complete) (request as ProviderRequest | null)?.destroy();
     },
   };
+  return call;
 }
 
-async function statusError(res: Response): Promise<ProviderError> {
-  let message = `The provider answered HTTP ${res.status}.`;
+async function statusError(res: IncomingMessage): Promise<ProviderError> {
+  const status = res.statusCode ?? 0;
+  let message = `The provider answered HTTP ${status}.`;
   try {
-    const text = (await res.text()).slice(0, ERROR_BODY_BYTES);
+    const text = (await readText(res)).slice(0, ERROR_BODY_BYTES);
     const json = JSON.parse(text) as { error?: unknown };
     if (json.error !== undefined) message = `${message} ${errorMessage(json.error)}`;
   } catch {
     // No JSON error body: the status says it.
   }
-  const kind = res.status === 401 || res.status === 403 ? 'unauthorized' : res.status === 429 ? 'rate_limited' : 'http';
-  return new ProviderError(kind, message, res.status);
+  const kind = status === 401 || status === 403 ? 'unauthorized' : status === 429 ? 'rate_limited' : 'http';
+  return new ProviderError(kind, message, status);
 }

@@ -14,7 +14,7 @@ import { PresentedMessage, presentMessage } from './present';
 import { ProviderError, ProviderTurn, completeChat, streamCompletion } from './provider';
 import { NumberedSource, retrieveSources } from './retrieval';
 import { ChatSettings } from './settings';
-import { ChatMessage, ChatSource, ChatThread, MessageState, findThread, insertMessage, insertThread, threadMessages } from './store';
+import { ChatMessage, ChatSource, ChatThread, MessageState, findThread, holdConversation, insertMessage, insertThreadWithMessage } from './store';
 import { mintChatToken, threadNotFound, tokenOpens } from './tokens';
 
 /** Earlier messages given to the model with the question (the newest ones). */
@@ -78,26 +78,26 @@ export async function chatSender(site: Site, uuid: string, token: string | undef
  */
 export async function acceptMessage(site: Site, sender: ChatSender, input: VisitorMessage): Promise<AcceptedMessage> {
   if (sender.refusal) throw sender.refusal;
-  const existing = sender.thread;
-  const mintedToken = existing === null && input.token === undefined ? mintChatToken() : null;
+  const mintedToken = sender.thread === null && input.token === undefined ? mintChatToken() : null;
   const token = input.token ?? mintedToken ?? '';
   // Kept as WordPress keeps a `format: uri` field: through esc_url_raw() (no quotes or angle brackets).
   const pageUrl = escUrlRaw(input.pageUrl ?? '');
   return writeSupport(site, {}, async (ctx) => {
     // Read again under the write: two first messages of one new thread make it once.
-    let thread = await findThread(site.db, input.thread, ctx.trx, true);
-    const refusal = openRefusal(thread, token);
+    const held = await holdConversation(ctx.trx, site.db, input.thread);
+    const refusal = openRefusal(held?.thread ?? null, token);
     if (refusal) throw refusal;
-    if (!thread) {
-      const postId = await insertThread(ctx, {
-        uuid: input.thread, tokenHash: hashBearerSecret(token), title: [...input.message].slice(0, 80).join(''),
-        pageUrl, pageTitle: input.pageTitle, origin: input.origin,
-      });
-      thread = { postId, uuid: input.thread, tokenHash: hashBearerSecret(token), createdAt: ctx.dates.gmt, ticketId: null, pageUrl, pageTitle: input.pageTitle ?? '' };
+    const visitor = { role: 'visitor', content: input.message, state: 'complete' } as const;
+    if (held) {
+      const message = await insertMessage(ctx, held.thread.postId, visitor);
+      return { thread: held.thread, mintedToken: null, message, history: held.messages, collections: input.collections };
     }
-    const history = await threadMessages(site.db, thread.postId, ctx.trx);
-    const message = await insertMessage(ctx, thread.postId, { role: 'visitor', content: input.message, state: 'complete' });
-    return { thread, mintedToken: existing === null ? mintedToken : null, message, history, collections: input.collections };
+    const tokenHash = hashBearerSecret(token);
+    const { threadId, message } = await insertThreadWithMessage(ctx, {
+      uuid: input.thread, tokenHash, title: [...input.message].slice(0, 80).join(''), pageUrl, pageTitle: input.pageTitle, origin: input.origin,
+    }, visitor);
+    const thread = { postId: threadId, uuid: input.thread, tokenHash, createdAt: ctx.dates.gmt, ticketId: null, pageUrl, pageTitle: input.pageTitle ?? '' };
+    return { thread, mintedToken, message, history: [], collections: input.collections };
   });
 }
 
@@ -114,43 +114,46 @@ export interface AnswerMode {
   signal?: AbortSignal;
 }
 
+/** Takes the answer's events as they are ready: those of one batch go to the visitor in one write. */
+export type ChatSink = (events: ChatEvent[]) => void;
+
 /**
- * The answer as events: `start`, `sources` (the passages the model was given), `delta`s, then `done`
- * or `error`. `signal` aborts the provider's request (the visitor left); the part already received is
- * stored as an interrupted answer.
+ * The answer as events sent to `send`: `start`, `sources` (the passages the model was given),
+ * `delta`s (the pieces of text the provider sent at once, in one batch), then `done` or `error`;
+ * resolves once the answer is stored. `signal` aborts the provider's request (the visitor left); the
+ * part already received is stored as an interrupted answer.
  */
-export async function* answerMessage(site: Site, settings: ChatSettings, accepted: AcceptedMessage, { stream, signal }: AnswerMode): AsyncGenerator<ChatEvent> {
-  yield { type: 'start', thread: accepted.thread.uuid, ...(accepted.mintedToken ? { token: accepted.mintedToken } : {}), message: presentMessage(accepted.message) };
+export async function answerMessage(site: Site, settings: ChatSettings, accepted: AcceptedMessage, { stream, signal }: AnswerMode, send: ChatSink): Promise<void> {
+  send([{ type: 'start', thread: accepted.thread.uuid, ...(accepted.mintedToken ? { token: accepted.mintedToken } : {}), message: presentMessage(accepted.message) }]);
   const sources = await retrieveSources(site, accepted.message.content, accepted.collections);
   if (!sources.length) {
     const reply = await storeReply(site, accepted.thread, settings.wording.noAnswer, 'no_answer', []);
-    yield { type: 'delta', text: reply.content };
-    yield { type: 'done', reply, handoff_offered: settings.handoff };
+    send([{ type: 'delta', text: reply.content }, { type: 'done', reply, handoff_offered: settings.handoff }]);
     return;
   }
-  yield { type: 'sources', sources: sources.map(({ n, title, url }) => ({ n, title, url })) };
+  send([{ type: 'sources', sources: sources.map(({ n, title, url }) => ({ n, title, url })) }]);
   const turns = promptFor(settings, sources, accepted.history, accepted.message.content);
   let text = '';
   try {
     if (stream) {
-      for await (const piece of streamCompletion(settings.provider, turns, signal)) {
-        text += piece;
-        yield { type: 'delta', text: piece };
-      }
+      await streamCompletion(settings.provider, turns, (pieces) => {
+        text += pieces.join('');
+        send(pieces.map((piece): ChatEvent => ({ type: 'delta', text: piece })));
+      }, signal);
     } else {
       text = (await completeChat(settings.provider, turns, signal)).text;
-      yield { type: 'delta', text };
+      send([{ type: 'delta', text }]);
     }
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
     const reply = await storeReply(site, accepted.thread, text, text ? 'interrupted' : 'failed', citedSources(text, sources));
     if (err.kind === 'aborted') return;
     const failure = providerFailure(err);
-    yield { type: 'error', code: failure.code, message: failure.message, status: failure.status, reply };
+    send([{ type: 'error', code: failure.code, message: failure.message, status: failure.status, reply }]);
     return;
   }
   const reply = await storeReply(site, accepted.thread, text, 'complete', citedSources(text, sources));
-  yield { type: 'done', reply, handoff_offered: false };
+  send([{ type: 'done', reply, handoff_offered: false }]);
 }
 
 async function storeReply(site: Site, thread: ChatThread, content: string, state: MessageState, sources: ChatSource[]): Promise<PresentedMessage> {

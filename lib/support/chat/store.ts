@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { Knex } from 'knex';
 import { Database } from '../../wp/db/database';
 import { maybeUnserialize, phpEntries, serialize } from '../../wp/php';
-import { addPostMeta, insertPost, postMetaFor, singleMetaValues, updatePostMeta, updatePostRow } from '../../wp/posts';
+import { PostWrites, updatePostMeta, updatePostRow } from '../../wp/posts';
 import { WriteContext } from '../write';
 import { chatMessageSchema } from '../../../schema/support/chat-message';
 
@@ -65,22 +65,94 @@ export interface ChatMessage {
   createdAt: string;
 }
 
-const THREAD_COLUMNS = ['ID', 'post_name', 'post_date_gmt'];
+/** The conversation with this uuid, or null: its row and meta in one statement. */
+export async function findThread(db: Database, uuid: string): Promise<ChatThread | null> {
+  const thread = (await readConversation(db.knex, db, { 'p.post_name': uuid }, false)).thread;
+  // post_name compares under the column's collation on MySQL: only the exact uuid is this thread.
+  return thread?.uuid === uuid ? thread : null;
+}
 
-/** The conversation with this uuid, or null; `lock` holds its row until the transaction ends (MySQL). */
-export async function findThread(db: Database, uuid: string, trx?: Knex.Transaction, lock = false): Promise<ChatThread | null> {
-  const knex = trx ?? db.knex;
-  let query = knex(db.tables.posts).where({ post_type: THREAD_POST_TYPE, post_name: uuid }).orderBy('ID').first(THREAD_COLUMNS);
-  if (lock && db.dialect === 'mysql') query = query.forUpdate();
+/**
+ * The conversation with this uuid and its messages, its row held until the transaction ends (MySQL:
+ * two first messages of one new thread make it once, two handoffs open one ticket); null when there
+ * is none. Two statements: the held row, then the thread and its messages with their meta at once.
+ */
+export async function holdConversation(trx: Knex.Transaction, db: Database, uuid: string): Promise<{ thread: ChatThread; messages: ChatMessage[] } | null> {
+  const id = await threadIdByUuid(trx, db, uuid);
+  return id === null ? null : readConversation(trx, db, { 'p.ID': id }, true) as Promise<{ thread: ChatThread; messages: ChatMessage[] }>;
+}
+
+async function threadIdByUuid(trx: Knex.Transaction, db: Database, uuid: string): Promise<number | null> {
+  let query = trx(db.tables.posts).where({ post_type: THREAD_POST_TYPE, post_name: uuid }).orderBy('ID').first('ID', 'post_name');
+  if (db.dialect === 'mysql') query = query.forUpdate();
   const row = await query;
   // post_name compares under the column's collation on MySQL: only the exact uuid is this thread.
-  if (!row || String(row.post_name) !== uuid) return null;
-  const m = singleMetaValues((await postMetaFor(knex, db.tables, [Number(row.ID)], Object.values(THREAD_META))).get(Number(row.ID)));
+  return row && String(row.post_name) === uuid ? Number(row.ID) : null;
+}
+
+interface ConversationRow {
+  ID: number | string;
+  post_type: string;
+  post_name: string;
+  post_content: string | null;
+  post_date_gmt: string;
+  meta_key: string | null;
+  meta_value: string | null;
+}
+
+/**
+ * The thread `which` names (the lowest ID if several) and, with `messages`, its messages in ID order:
+ * every row with its meta joined (a post once per meta row), one statement instead of a read of the
+ * rows and one of the meta.
+ */
+async function readConversation(
+  knex: Knex | Knex.Transaction, db: Database, which: { 'p.ID': number } | { 'p.post_name': string }, messages: boolean,
+): Promise<{ thread: ChatThread | null; messages: ChatMessage[] }> {
+  const { posts, postmeta } = db.tables;
+  const keys = [...Object.values(THREAD_META), ...Object.values(MESSAGE_META)];
+  const rows: ConversationRow[] = await knex(`${posts} as p`)
+    .leftJoin(`${postmeta} as m`, (on) => { on.on('m.post_id', '=', 'p.ID').onIn('m.meta_key', keys); })
+    .where((w) => {
+      w.where({ ...which, 'p.post_type': THREAD_POST_TYPE });
+      if (messages && 'p.ID' in which) w.orWhere({ 'p.post_parent': which['p.ID'], 'p.post_type': MESSAGE_POST_TYPE });
+    })
+    .orderBy([{ column: 'p.ID' }, { column: 'm.meta_id' }])
+    .select('p.ID', 'p.post_type', 'p.post_name', 'p.post_content', 'p.post_date_gmt', 'm.meta_key', 'm.meta_value');
+  let thread: ChatThread | null = null;
+  const found: ChatMessage[] = [];
+  for (const [row, meta] of groupByPost(rows)) {
+    if (row.post_type === THREAD_POST_TYPE) thread ??= threadOf(row, meta);
+    else found.push(messageOf(row, meta));
+  }
+  return { thread, messages: found };
+}
+
+/** The joined rows a post at a time, each with its meta's first values (get_post_meta(…, true)). */
+function groupByPost(rows: readonly ConversationRow[]): Array<[ConversationRow, Map<string, string>]> {
+  const grouped: Array<[ConversationRow, Map<string, string>]> = [];
+  let last: [ConversationRow, Map<string, string>] | undefined;
+  for (const row of rows) {
+    if (!last || Number(last[0].ID) !== Number(row.ID)) grouped.push((last = [row, new Map()]));
+    if (row.meta_key !== null && !last[1].has(row.meta_key)) last[1].set(row.meta_key, row.meta_value ?? '');
+  }
+  return grouped;
+}
+
+function threadOf(row: ConversationRow, m: Map<string, string>): ChatThread {
   const ticket = Number(m.get(THREAD_META.ticket));
   return {
-    postId: Number(row.ID), uuid, tokenHash: m.get(THREAD_META.tokenHash) ?? '', createdAt: String(row.post_date_gmt),
+    postId: Number(row.ID), uuid: String(row.post_name), tokenHash: m.get(THREAD_META.tokenHash) ?? '', createdAt: String(row.post_date_gmt),
     ticketId: Number.isInteger(ticket) && ticket > 0 ? ticket : null,
     pageUrl: m.get(THREAD_META.pageUrl) ?? '', pageTitle: m.get(THREAD_META.pageTitle) ?? '',
+  };
+}
+
+function messageOf(row: ConversationRow, m: Map<string, string>): ChatMessage {
+  return {
+    postId: Number(row.ID), uuid: String(row.post_name), content: String(row.post_content ?? ''), createdAt: String(row.post_date_gmt),
+    role: m.get(MESSAGE_META.role) === 'assistant' ? 'assistant' : 'visitor',
+    state: messageState(m.get(MESSAGE_META.state)),
+    sources: storedSources(m.get(MESSAGE_META.sources)),
   };
 }
 
@@ -94,16 +166,22 @@ export interface NewThread {
   origin?: string;
 }
 
-export async function insertThread(ctx: WriteContext, t: NewThread): Promise<number> {
-  const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
-    post_type: THREAD_POST_TYPE, post_status: 'private', post_name: t.uuid, post_title: t.title, date: ctx.dates,
-  });
+/**
+ * A new conversation and its first message: both rows, then their guids in one UPDATE and their meta
+ * in one INSERT (../../wp/posts.ts, PostWrites); the thread is made with the message's time, so it
+ * needs no "modified" update of its own.
+ */
+export async function insertThreadWithMessage(ctx: WriteContext, t: NewThread, m: NewMessage): Promise<{ threadId: number; message: ChatMessage }> {
+  const writes = new PostWrites(ctx.trx, ctx.tables, ctx.home);
+  const threadId = await writes.insert({ post_type: THREAD_POST_TYPE, post_status: 'private', post_name: t.uuid, post_title: t.title, date: ctx.dates });
   const meta: Record<string, string> = { [THREAD_META.tokenHash]: t.tokenHash };
   if (t.pageUrl) meta[THREAD_META.pageUrl] = t.pageUrl;
   if (t.pageTitle) meta[THREAD_META.pageTitle] = t.pageTitle;
   if (t.origin) meta[THREAD_META.origin] = t.origin;
-  await addPostMeta(ctx.trx, ctx.tables, id, meta);
-  return id;
+  writes.addMeta(threadId, meta);
+  const message = await addMessage(writes, ctx, threadId, m);
+  await writes.flush();
+  return { threadId, message };
 }
 
 export interface NewMessage {
@@ -115,16 +193,24 @@ export interface NewMessage {
 
 /** Adds a message to the conversation and marks the conversation modified. */
 export async function insertMessage(ctx: WriteContext, threadId: number, m: NewMessage): Promise<ChatMessage> {
+  const writes = new PostWrites(ctx.trx, ctx.tables, ctx.home);
+  const message = await addMessage(writes, ctx, threadId, m);
+  await writes.flush();
+  await updatePostRow(ctx.trx, ctx.tables, threadId, { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt }, { type: THREAD_POST_TYPE, parent: 0 });
+  return message;
+}
+
+/** The message's row, its guid and meta queued in `writes`. */
+async function addMessage(writes: PostWrites, ctx: WriteContext, threadId: number, m: NewMessage): Promise<ChatMessage> {
   const uuid = randomUUID();
-  const id = await insertPost(ctx.trx, ctx.tables, ctx.home, {
+  const id = await writes.insert({
     post_type: MESSAGE_POST_TYPE, post_status: 'private', post_name: uuid, post_parent: threadId, post_content: m.content, date: ctx.dates,
   });
   const sources = m.sources ?? [];
-  await addPostMeta(ctx.trx, ctx.tables, id, {
+  writes.addMeta(id, {
     [MESSAGE_META.role]: m.role, [MESSAGE_META.state]: m.state,
     ...(sources.length ? { [MESSAGE_META.sources]: serialize(sources.map((s) => ({ title: s.title, url: s.url }))) } : {}),
   });
-  await updatePostRow(ctx.trx, ctx.tables, threadId, { post_modified: ctx.dates.local, post_modified_gmt: ctx.dates.gmt }, { type: THREAD_POST_TYPE, parent: 0 });
   return { postId: id, uuid, role: m.role, content: m.content, state: m.state, sources, createdAt: ctx.dates.gmt };
 }
 
@@ -134,20 +220,8 @@ export async function markHandedOff(ctx: WriteContext, threadId: number, ticketI
 }
 
 /** The conversation's messages, oldest first. */
-export async function threadMessages(db: Database, threadId: number, trx?: Knex.Transaction): Promise<ChatMessage[]> {
-  const knex = trx ?? db.knex;
-  const rows = await knex(db.tables.posts).where({ post_type: MESSAGE_POST_TYPE, post_parent: threadId })
-    .orderBy('ID').select('ID', 'post_name', 'post_content', 'post_date_gmt');
-  const meta = await postMetaFor(knex, db.tables, rows.map((r: { ID: number }) => Number(r.ID)), Object.values(MESSAGE_META));
-  return rows.map((r: { ID: number; post_name: string; post_content: string; post_date_gmt: string }) => {
-    const m = singleMetaValues(meta.get(Number(r.ID)));
-    return {
-      postId: Number(r.ID), uuid: String(r.post_name), content: String(r.post_content ?? ''), createdAt: String(r.post_date_gmt),
-      role: m.get(MESSAGE_META.role) === 'assistant' ? 'assistant' : 'visitor',
-      state: messageState(m.get(MESSAGE_META.state)),
-      sources: storedSources(m.get(MESSAGE_META.sources)),
-    };
-  });
+export async function threadMessages(db: Database, threadId: number): Promise<ChatMessage[]> {
+  return (await readConversation(db.knex, db, { 'p.ID': threadId }, true)).messages;
 }
 
 function messageState(raw: string | undefined): MessageState {

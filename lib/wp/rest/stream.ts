@@ -14,8 +14,15 @@ export interface ServerSentEvent {
   id?: string;
 }
 
-/** Makes the events; `signal` is aborted when the client goes away. */
-export type EventProducer = (signal: AbortSignal) => AsyncIterable<ServerSentEvent>;
+/** Writes an event, or a batch of them in one write, at once; nothing once the client has gone. */
+export type SendEvents = (events: ServerSentEvent | readonly ServerSentEvent[]) => void;
+
+/**
+ * Makes the events: yields them (one at a time or in batches), or hands them to `send` as they come
+ * and resolves when it is done (no promise or generator step per event: a streamed answer's tokens).
+ * `signal` is aborted when the client goes away.
+ */
+export type EventProducer = (signal: AbortSignal, send: SendEvents) => AsyncIterable<ServerSentEvent | readonly ServerSentEvent[]> | Promise<void>;
 
 export class StreamResponse {
   constructor(
@@ -42,10 +49,9 @@ export function formatEvent(event: ServerSentEvent): string {
   return `${head}data: ${data}\n\n`;
 }
 
-/** Writes the events until the iterable ends or the client goes; resolves when either happened. */
+/** Writes the events until the producer is done or the client goes; resolves when either happened. */
 export async function pipeEvents(res: Response, produce: EventProducer, heartbeatMs?: number): Promise<void> {
   const client = new AbortController();
-  const iterator = produce(client.signal)[Symbol.asyncIterator]();
   let gone = false;
   const onClose = () => {
     gone = true;
@@ -55,12 +61,23 @@ export async function pipeEvents(res: Response, produce: EventProducer, heartbea
   res.flushHeaders();
   // A comment is not an event: clients (EventSource included) ignore it.
   const heartbeat = heartbeatMs ? setInterval(() => { if (!gone) res.write(': ping\n\n'); }, heartbeatMs) : null;
+  const send: SendEvents = (events) => {
+    if (gone) return;
+    // A batch is one write: one system call and one chunk for the client, however many events.
+    res.write(isBatch(events) ? events.map(formatEvent).join('') : formatEvent(events));
+    heartbeat?.refresh();
+  };
+  let iterator: AsyncIterator<ServerSentEvent | readonly ServerSentEvent[]> | undefined;
   try {
-    while (!gone) {
-      const next = await iterator.next();
-      if (next.done || gone) break;
-      res.write(formatEvent(next.value));
-      heartbeat?.refresh();
+    const made = produce(client.signal, send);
+    if (made instanceof Promise) await made;
+    else {
+      iterator = made[Symbol.asyncIterator]();
+      while (!gone) {
+        const next = await iterator.next();
+        if (next.done || gone) break;
+        send(next.value);
+      }
     }
   } catch (err) {
     // A producer that stopped because the client left has nothing more to say.
@@ -68,9 +85,13 @@ export async function pipeEvents(res: Response, produce: EventProducer, heartbea
   } finally {
     if (heartbeat) clearInterval(heartbeat);
     res.off('close', onClose);
-    if (gone) await iterator.return?.();
+    if (gone) await iterator?.return?.();
     else res.end();
   }
+}
+
+function isBatch(events: ServerSentEvent | readonly ServerSentEvent[]): events is readonly ServerSentEvent[] {
+  return Array.isArray(events);
 }
 
 /** Field values cannot hold a line break: it would start a new field. */

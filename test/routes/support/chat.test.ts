@@ -203,6 +203,33 @@ describe('support/v1 chat', function () {
       assert.equal(fake.requests.at(-1)!.body.stream, true);
     });
 
+    it('stores a question and its streamed answer in a read and two transactions: 14 statements on a new thread, 15 on an existing one (the limits aside)', async () => {
+      type Query = { sql: string; bindings?: unknown[]; __knexTxId?: string };
+      /** The statements a streamed question costs, besides the limits' own transactions and the docs index's freshness checks. */
+      const counted = async (body: Record<string, unknown>) => {
+        const seen: Query[] = [];
+        const record = (q: Query) => seen.push(q);
+        t.site.db.knex.on('query', record);
+        let events: ReadEvent[];
+        try {
+          events = (await askStreaming(body)).events;
+        } finally {
+          t.site.db.knex.off('query', record);
+        }
+        assert.equal(events.at(-1)!.event, 'done');
+        const limits = new Set(seen.filter((q) => /svc_rate_limits/.test(q.sql)).map((q) => q.__knexTxId));
+        const reads = seen.filter((q) => !q.__knexTxId && q.bindings?.includes('svc_chat'));
+        const stored = seen.filter((q) => q.__knexTxId && !limits.has(q.__knexTxId));
+        assert.equal(new Set(stored.map((q) => q.__knexTxId)).size, 2, stored.map((q) => q.sql).join('\n'));
+        return { events, statements: reads.length + stored.length, sql: [...reads, ...stored].map((q) => q.sql).join('\n') };
+      };
+      const thread = randomUUID();
+      const first = await counted({ thread, message: QUESTION });
+      assert.equal(first.statements, 14, first.sql);
+      const second = await counted({ thread, token: first.events[0]!.data.token, message: QUESTION });
+      assert.equal(second.statements, 15, second.sql);
+    });
+
     it('sends heartbeat comments while the provider is silent', async () => {
       await settings({ chat_model: 'slow-first', chat_heartbeat: 0.05 });
       fake.slowMs = 600;
