@@ -47,84 +47,34 @@ interface Command {
   site?: 'none' | 'own-url';
 }
 
+/** A command whose module is required when it runs or its help is shown. */
+function lazy<M>(load: () => M, command: (module: M) => Command): () => Command {
+  return () => command(load());
+}
+
 /**
- * Each command from its module, required when the command runs or its help is shown: a server need
- * not hold the modules of the proxy, the replay, the seed and the other tools (docs/performance.md,
- * "Memory of a serving process").
+ * Each command from its module, loaded on use: a server need not hold the modules of the proxy, the
+ * replay, the seed and the other tools (docs/performance.md, "Memory of a serving process").
  */
 const COMMANDS: Record<string, () => Command> = {
-  serve: () => {
-    const m = require('./serve') as typeof import('./serve');
-    return { help: m.SERVE_HELP, run: m.serveCommand };
-  },
-  option: () => {
-    const m = require('./option') as typeof import('./option');
-    return { help: m.OPTION_HELP, run: m.optionCommand };
-  },
-  user: () => {
-    const m = require('./user') as typeof import('./user');
-    return { help: m.USER_HELP, run: m.userCommand };
-  },
-  jobs: () => {
-    const m = require('./jobs') as typeof import('./jobs');
-    return { help: m.JOBS_HELP, run: m.jobsCommand };
-  },
-  alerts: () => {
-    const m = require('./alerts') as typeof import('./alerts');
-    return { help: m.ALERTS_HELP, run: m.alertsCommand };
-  },
-  mailbox: () => {
-    const m = require('./mailbox') as typeof import('./mailbox');
-    return { help: m.MAILBOX_HELP, run: m.mailboxCommand };
-  },
-  mail: () => {
-    const m = require('./mail') as typeof import('./mail');
-    return { help: m.MAIL_HELP, run: m.mailCommand };
-  },
-  site: () => {
-    const m = require('./site') as typeof import('./site');
-    return { help: m.SITE_HELP, run: m.siteCommand };
-  },
-  network: () => {
-    const m = require('./network') as typeof import('./network');
-    return { help: m.NETWORK_HELP, run: m.networkCommand, site: 'none' };
-  },
-  changelog: () => {
-    const m = require('./changelog') as typeof import('./changelog');
-    return { help: m.CHANGELOG_HELP, run: m.changelogCommand, site: 'own-url' };
-  },
-  chat: () => {
-    const m = require('./chat') as typeof import('./chat');
-    return { help: m.CHAT_HELP, run: m.chatCommand };
-  },
-  replay: () => {
-    const m = require('./replay') as typeof import('./replay');
-    return { help: m.REPLAY_HELP, run: m.replayCommand, site: 'none' };
-  },
-  proxy: () => {
-    const m = require('./proxy') as typeof import('./proxy');
-    return { help: m.PROXY_HELP, run: m.proxyCommand };
-  },
-  nginx: () => {
-    const m = require('./nginx') as typeof import('./nginx');
-    return { help: m.NGINX_HELP, run: m.nginxCommand, site: 'none' };
-  },
-  shadow: () => {
-    const m = require('./shadow') as typeof import('./shadow');
-    return { help: m.SHADOW_HELP, run: m.shadowCommand };
-  },
-  db: () => {
-    const m = require('./db') as typeof import('./db');
-    return { help: m.DB_HELP, run: m.dbCommand };
-  },
-  doc: () => {
-    const m = require('./doc') as typeof import('./doc');
-    return { help: m.DOC_HELP, run: m.docCommand };
-  },
-  seed: () => {
-    const m = require('./seed') as typeof import('./seed');
-    return { help: m.SEED_HELP, run: m.seedCommand };
-  },
+  serve: lazy(() => require('./serve') as typeof import('./serve'), (m) => ({ help: m.SERVE_HELP, run: m.serveCommand })),
+  option: lazy(() => require('./option') as typeof import('./option'), (m) => ({ help: m.OPTION_HELP, run: m.optionCommand })),
+  user: lazy(() => require('./user') as typeof import('./user'), (m) => ({ help: m.USER_HELP, run: m.userCommand })),
+  jobs: lazy(() => require('./jobs') as typeof import('./jobs'), (m) => ({ help: m.JOBS_HELP, run: m.jobsCommand })),
+  alerts: lazy(() => require('./alerts') as typeof import('./alerts'), (m) => ({ help: m.ALERTS_HELP, run: m.alertsCommand })),
+  mailbox: lazy(() => require('./mailbox') as typeof import('./mailbox'), (m) => ({ help: m.MAILBOX_HELP, run: m.mailboxCommand })),
+  mail: lazy(() => require('./mail') as typeof import('./mail'), (m) => ({ help: m.MAIL_HELP, run: m.mailCommand })),
+  site: lazy(() => require('./site') as typeof import('./site'), (m) => ({ help: m.SITE_HELP, run: m.siteCommand })),
+  network: lazy(() => require('./network') as typeof import('./network'), (m) => ({ help: m.NETWORK_HELP, run: m.networkCommand, site: 'none' })),
+  changelog: lazy(() => require('./changelog') as typeof import('./changelog'), (m) => ({ help: m.CHANGELOG_HELP, run: m.changelogCommand, site: 'own-url' })),
+  chat: lazy(() => require('./chat') as typeof import('./chat'), (m) => ({ help: m.CHAT_HELP, run: m.chatCommand })),
+  replay: lazy(() => require('./replay') as typeof import('./replay'), (m) => ({ help: m.REPLAY_HELP, run: m.replayCommand, site: 'none' })),
+  proxy: lazy(() => require('./proxy') as typeof import('./proxy'), (m) => ({ help: m.PROXY_HELP, run: m.proxyCommand })),
+  nginx: lazy(() => require('./nginx') as typeof import('./nginx'), (m) => ({ help: m.NGINX_HELP, run: m.nginxCommand, site: 'none' })),
+  shadow: lazy(() => require('./shadow') as typeof import('./shadow'), (m) => ({ help: m.SHADOW_HELP, run: m.shadowCommand })),
+  db: lazy(() => require('./db') as typeof import('./db'), (m) => ({ help: m.DB_HELP, run: m.dbCommand })),
+  doc: lazy(() => require('./doc') as typeof import('./doc'), (m) => ({ help: m.DOC_HELP, run: m.docCommand })),
+  seed: lazy(() => require('./seed') as typeof import('./seed'), (m) => ({ help: m.SEED_HELP, run: m.seedCommand })),
 };
 
 export interface RunCliOptions {

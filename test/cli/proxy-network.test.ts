@@ -13,10 +13,9 @@ import { readEvidence } from '../../lib/proxy/shadow-store';
 import { eventually } from '../harness/eventually';
 import { Listening, listen } from '../harness/http';
 import { TestNetwork, buildNetwork, requestAt } from '../harness/network';
-import { ORACLE_SALTS } from '../harness/oracle';
 import { SeenRequest, recordedSite } from '../harness/recorded-site';
 import { StartedServe, requestRecords, startServe } from '../deploy/serve-harness';
-import { cli, envFor } from './cli-harness';
+import { cli } from './cli-harness';
 
 const HOST = 'example.test';
 
@@ -51,10 +50,7 @@ describe('understudy proxy in front of a whole network', function () {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-proxy-network-'));
     const routes = path.join(dir, 'routes.json');
     fs.writeFileSync(routes, JSON.stringify({ routes: { '/wp/v2/users/me': 'shadow' } }));
-    env = envFor(net.scratch.target, {
-      ...(ORACLE_SALTS as Record<string, string>), MULTISITE: '1', DOMAIN_CURRENT_SITE: HOST, PATH_CURRENT_SITE: '/', LOG_FORMAT: 'json',
-      UNDERSTUDY_DATA_DIR: net.config.dataDir,
-    });
+    env = net.serveEnv({ LOG_FORMAT: 'json' });
     proxy = await startServe(['proxy', `--upstream=${php.url}`, '--port=0', `--routes=${routes}`], env);
   });
 

@@ -10,9 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseCapture } from '../../lib/replay/capture';
 import { TestNetwork, buildNetwork, requestAt } from '../harness/network';
-import { ORACLE_SALTS } from '../harness/oracle';
 import { StartedServe, startServe } from '../deploy/serve-harness';
-import { cli, envFor } from './cli-harness';
+import { cli } from './cli-harness';
 
 const HOST = 'example.test';
 
@@ -36,9 +35,7 @@ describe('understudy replay of a network\'s traffic', function () {
       users: [{ login: 'boss', roles: { 1: 'administrator' } }],
       superAdmins: ['boss'],
     });
-    env = envFor(net.scratch.target, {
-      ...(ORACLE_SALTS as Record<string, string>), MULTISITE: '1', DOMAIN_CURRENT_SITE: HOST, PATH_CURRENT_SITE: '/', UNDERSTUDY_DATA_DIR: net.config.dataDir,
-    });
+    env = net.serveEnv();
     server = await startServe(['serve', '--port=0'], env);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-replay-network-'));
     // The proxy records what it passes: here the network's own `serve` stands in for its PHP.

@@ -26,6 +26,7 @@ import { insertUser } from '../../lib/wp/user-insert';
 import { ScratchDatabase, dialect, scratchDatabase } from './db';
 import { BlogRow, NetworkRow, createNetworkTables, insertBlog, insertNetwork } from './network-tables';
 import { ORACLE_SALTS } from './oracle';
+import { envFor } from '../cli/cli-harness';
 
 export interface NetworkUser {
   login: string;
@@ -62,6 +63,12 @@ export interface TestNetwork {
   signIn(login: string): Promise<SignedIn>;
   /** An `Authorization` header with `login`'s application password (one each, made as WordPress 6.8 stores them). */
   basicAuth(login: string): string;
+  /**
+   * The environment `understudy serve` (or `proxy`) is started with to serve the whole network: the
+   * database, its keys, MULTISITE and the install shape, the data folder, a local environment (where
+   * application passwords work over HTTP), and `extra`.
+   */
+  serveEnv(extra?: Record<string, string>): Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -122,6 +129,11 @@ export async function buildNetwork(spec: NetworkSpec): Promise<TestNetwork> {
       return found;
     },
     basicAuth: (login) => `Basic ${Buffer.from(`${login}:${APP_PASSWORD}`).toString('base64')}`,
+    serveEnv: (extra = {}) => envFor(scratch.target, {
+      ...(ORACLE_SALTS as Record<string, string>), MULTISITE: '1', SUBDOMAIN_INSTALL: spec.install.subdomainInstall ? '1' : '0',
+      DOMAIN_CURRENT_SITE: spec.install.current?.domain ?? spec.domain, PATH_CURRENT_SITE: spec.install.current?.path ?? '/',
+      UNDERSTUDY_DATA_DIR: dataDir, WP_ENVIRONMENT_TYPE: 'local', ...extra,
+    }),
     async close() {
       for (const opened of sites.values()) await opened.close();
       await network.close();

@@ -5,10 +5,8 @@
  * site. What one site holds is never seen, named or changed from another.
  */
 import assert from 'node:assert/strict';
-import { envFor } from '../cli/cli-harness';
 import { StartedServe, startServe } from '../deploy/serve-harness';
 import { TestNetwork, buildNetwork, requestAt } from '../harness/network';
-import { ORACLE_SALTS } from '../harness/oracle';
 import { arrangeFixtures } from './access-fixtures';
 import { CALLERS, Caller, MEMBERS, MatrixRun, ROWS, SUPER_ADMINS, SiteAddress, cellsThatDiffer } from './access-matrix';
 
@@ -58,10 +56,7 @@ for (const install of INSTALLS) {
         superAdmins: SUPER_ADMINS,
       });
       const fixtures = await arrangeFixtures(net);
-      server = await startServe(['serve', '--port=0'], envFor(net.scratch.target, {
-        ...(ORACLE_SALTS as Record<string, string>), MULTISITE: '1', SUBDOMAIN_INSTALL: install.subdomain ? '1' : '0',
-        DOMAIN_CURRENT_SITE: DOMAIN, PATH_CURRENT_SITE: '/', UNDERSTUDY_DATA_DIR: net.config.dataDir, WP_ENVIRONMENT_TYPE: 'local',
-      }));
+      server = await startServe(['serve', '--port=0'], net.serveEnv());
       const signedIn = {} as MatrixRun['signedIn'];
       for (const caller of CALLERS) signedIn[caller as Caller] = caller === 'anonymous' ? null : await net.signIn(caller);
       run = { url: server.url, addresses: install.addresses, fixtures, signedIn };

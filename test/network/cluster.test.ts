@@ -5,11 +5,10 @@
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { envFor, scratchDir } from '../cli/cli-harness';
+import { scratchDir } from '../cli/cli-harness';
 import { freePort } from '../deploy/nginx-harness';
 import { requestRecords } from '../deploy/serve-harness';
 import { TestNetwork, buildNetwork, requestAt } from '../harness/network';
-import { ORACLE_SALTS } from '../harness/oracle';
 
 const ROOT = path.resolve(__dirname, '../..');
 const HOST = 'example.test';
@@ -36,10 +35,7 @@ describe('serve --workers=2 on a network', function () {
 
   it('answers every site from both workers, and stops both on SIGTERM', async () => {
     const port = await freePort();
-    const env = envFor(net.scratch.target, {
-      ...(ORACLE_SALTS as Record<string, string>), MULTISITE: '1', DOMAIN_CURRENT_SITE: HOST, PATH_CURRENT_SITE: '/',
-      LOG_FORMAT: 'json', PATH: process.env.PATH ?? '', UNDERSTUDY_DATA_DIR: net.config.dataDir,
-    });
+    const env = net.serveEnv({ LOG_FORMAT: 'json', PATH: process.env.PATH ?? '' });
     child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(ROOT, 'bin/understudy.ts'), 'serve', `--port=${port}`, '--workers=2'], {
       cwd: scratchDir(), env, stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -8,11 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { IssuedCredentials } from '../../lib/support/mailboxes/admin';
-import { envFor } from '../cli/cli-harness';
 import { StartedServe, startServe } from '../deploy/serve-harness';
 import { addTestMailbox, countRows, relayHeaders } from '../harness/mail';
 import { NetworkAnswer, TestNetwork, buildNetwork, requestAt } from '../harness/network';
-import { ORACLE_SALTS } from '../harness/oracle';
 
 const HOST = 'example.test';
 const OTHER_NETWORK = 'other.test';
@@ -37,10 +35,7 @@ describe('mail routes on a network served by one process', function () {
   /** The `support` mailbox of each blog, by blog ID. */
   const mailboxes: Record<number, IssuedCredentials> = {};
 
-  const serveEnv = (extra: Record<string, string> = {}) => envFor(net.scratch.target, {
-    ...(ORACLE_SALTS as Record<string, string>), MULTISITE: '1', DOMAIN_CURRENT_SITE: HOST, PATH_CURRENT_SITE: '/', LOG_FORMAT: 'json',
-    UNDERSTUDY_DATA_DIR: net.config.dataDir, ...extra,
-  });
+  const serveEnv = (extra: Record<string, string> = {}) => net.serveEnv({ LOG_FORMAT: 'json', ...extra });
 
   before(async () => {
     net = await buildNetwork({

@@ -12,12 +12,10 @@ import { memoryLogger } from '../../lib/logger';
 import { unixSeconds } from '../../lib/wp/clock';
 import { SitePool } from '../../lib/wp/multisite/site-pool';
 import { Site } from '../../lib/wp/site';
-import { envFor } from '../cli/cli-harness';
 import { StartedServe, logMessages, startServe } from '../deploy/serve-harness';
 import { eventually } from '../harness/eventually';
 import { TestNetwork, buildNetwork } from '../harness/network';
 import { insertBlog } from '../harness/network-tables';
-import { ORACLE_SALTS } from '../harness/oracle';
 
 const HOST = 'example.test';
 
@@ -46,10 +44,7 @@ describe('network: jobs of the sites that are not open', function () {
     const id = await enqueueJob(three.db.knex, three.db.tables, 'team_alert', { event: 'test' }, unixSeconds(three.clock));
     let server: StartedServe | undefined;
     try {
-      server = await startServe(['serve', '--port=0'], envFor(net.scratch.target, {
-        ...(ORACLE_SALTS as Record<string, string>), MULTISITE: '1', DOMAIN_CURRENT_SITE: HOST, PATH_CURRENT_SITE: '/', LOG_FORMAT: 'json',
-        NETWORK_JOBS_EVERY_SECONDS: '1', UNDERSTUDY_DATA_DIR: net.config.dataDir,
-      }));
+      server = await startServe(['serve', '--port=0'], net.serveEnv({ LOG_FORMAT: 'json', NETWORK_JOBS_EVERY_SECONDS: '1' }));
       // Claimed and run by site 3's worker (a test alert with nothing configured fails at once, for good).
       const attempts = async () => Number((await three.db.knex(jobsTable(three.db.tables)).where({ id }).first('attempts'))?.attempts);
       await eventually(async () => (await attempts()) === 1, 15_000);

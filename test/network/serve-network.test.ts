@@ -7,8 +7,6 @@
 import assert from 'node:assert/strict';
 import { eventually } from '../harness/eventually';
 import { TestNetwork, buildNetwork, requestAt } from '../harness/network';
-import { ORACLE_SALTS } from '../harness/oracle';
-import { envFor } from '../cli/cli-harness';
 import { StartedServe, logMessages, requestRecords, startServe } from '../deploy/serve-harness';
 
 const HOST = 'example.test';
@@ -36,9 +34,8 @@ describe('serve: a whole network in one process', function () {
       ],
       superAdmins: ['boss'],
     });
-    server = await startServe(['serve', '--port=0'], envFor(net.scratch.target, {
-      ...(ORACLE_SALTS as Record<string, string>), MULTISITE: '1', DOMAIN_CURRENT_SITE: HOST, PATH_CURRENT_SITE: '/', LOG_FORMAT: 'json', WP_ENVIRONMENT_TYPE: 'local',
-      NETWORK_SITE_IDLE_SECONDS: '1', UNDERSTUDY_DATA_DIR: net.config.dataDir, METRICS_TOKEN: 'network-metrics-token',
+    server = await startServe(['serve', '--port=0'], net.serveEnv({
+      LOG_FORMAT: 'json', NETWORK_SITE_IDLE_SECONDS: '1', METRICS_TOKEN: 'network-metrics-token',
     }));
   });
 
