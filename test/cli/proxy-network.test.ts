@@ -12,7 +12,7 @@ import path from 'node:path';
 import { readEvidence } from '../../lib/proxy/shadow-store';
 import { eventually } from '../harness/eventually';
 import { Listening, listen } from '../harness/http';
-import { TestNetwork, buildNetwork, requestAt } from '../harness/network';
+import { EXAMPLE_NETWORK, TestNetwork, buildNetwork, requestAt } from '../harness/network';
 import { SeenRequest, recordedSite } from '../harness/recorded-site';
 import { StartedServe, requestRecords, startServe } from '../deploy/serve-harness';
 import { cli } from './cli-harness';
@@ -29,23 +29,7 @@ describe('understudy proxy in front of a whole network', function () {
   const seen: SeenRequest[] = [];
 
   before(async () => {
-    net = await buildNetwork({
-      domain: HOST,
-      install: { subdomainInstall: false, current: { domain: HOST, path: '/', networkId: 1 } },
-      blogs: [
-        { blogId: 1, domain: HOST, path: '/' },
-        { blogId: 2, domain: HOST, path: '/two/' },
-        { blogId: 3, domain: HOST, path: '/three/' },
-        { blogId: 4, domain: 'mapped.test', path: '/' },
-        { blogId: 5, domain: HOST, path: '/five/', archived: true },
-      ],
-      users: [
-        { login: 'boss', roles: { 1: 'administrator' } },
-        { login: 'agent2', roles: { 2: 'support_agent', 3: 'subscriber' } },
-        { login: 'customer2', roles: { 2: 'subscriber' } },
-      ],
-      superAdmins: ['boss'],
-    });
+    net = await buildNetwork(EXAMPLE_NETWORK);
     php = await listen(recordedSite([], seen));
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-proxy-network-'));
     const routes = path.join(dir, 'routes.json');

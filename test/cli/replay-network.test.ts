@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseCapture } from '../../lib/replay/capture';
-import { TestNetwork, buildNetwork, requestAt } from '../harness/network';
+import { EXAMPLE_NETWORK, TestNetwork, buildNetwork, requestAt } from '../harness/network';
 import { StartedServe, startServe } from '../deploy/serve-harness';
 import { cli } from './cli-harness';
 
@@ -23,18 +23,7 @@ describe('understudy replay of a network\'s traffic', function () {
   let dir: string;
 
   before(async () => {
-    net = await buildNetwork({
-      domain: HOST,
-      install: { subdomainInstall: false, current: { domain: HOST, path: '/', networkId: 1 } },
-      blogs: [
-        { blogId: 1, domain: HOST, path: '/' },
-        { blogId: 2, domain: HOST, path: '/two/' },
-        { blogId: 3, domain: HOST, path: '/three/' },
-        { blogId: 4, domain: 'mapped.test', path: '/' },
-      ],
-      users: [{ login: 'boss', roles: { 1: 'administrator' } }],
-      superAdmins: ['boss'],
-    });
+    net = await buildNetwork(EXAMPLE_NETWORK);
     env = net.serveEnv();
     server = await startServe(['serve', '--port=0'], env);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'understudy-replay-network-'));

@@ -44,6 +44,29 @@ export interface NetworkSpec {
   otherNetworks?: NetworkRow[];
 }
 
+/**
+ * The subdirectory network most tests serve: the main site, `/two/`, `/three/`, a site mapped to
+ * `mapped.test` and an archived `/five/`; a super admin, an agent of site 2 who is a subscriber on
+ * site 3, and a customer of site 2.
+ */
+export const EXAMPLE_NETWORK: NetworkSpec = {
+  domain: 'example.test',
+  install: { subdomainInstall: false, current: { domain: 'example.test', path: '/', networkId: 1 } },
+  blogs: [
+    { blogId: 1, domain: 'example.test', path: '/' },
+    { blogId: 2, domain: 'example.test', path: '/two/' },
+    { blogId: 3, domain: 'example.test', path: '/three/' },
+    { blogId: 4, domain: 'mapped.test', path: '/' },
+    { blogId: 5, domain: 'example.test', path: '/five/', archived: true },
+  ],
+  users: [
+    { login: 'boss', roles: { 1: 'administrator' } },
+    { login: 'agent2', roles: { 2: 'support_agent', 3: 'subscriber' } },
+    { login: 'customer2', roles: { 2: 'subscriber' } },
+  ],
+  superAdmins: ['boss'],
+};
+
 export interface SignedIn {
   cookie: string;
   /** wp_create_nonce('wp_rest') of the session. */

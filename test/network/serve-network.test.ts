@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { eventually } from '../harness/eventually';
-import { TestNetwork, buildNetwork, requestAt } from '../harness/network';
+import { EXAMPLE_NETWORK, TestNetwork, buildNetwork, requestAt } from '../harness/network';
 import { StartedServe, logMessages, requestRecords, startServe } from '../deploy/serve-harness';
 
 const HOST = 'example.test';
@@ -17,23 +17,7 @@ describe('serve: a whole network in one process', function () {
   let server: StartedServe;
 
   before(async () => {
-    net = await buildNetwork({
-      domain: HOST,
-      install: { subdomainInstall: false, current: { domain: HOST, path: '/', networkId: 1 } },
-      blogs: [
-        { blogId: 1, domain: HOST, path: '/' },
-        { blogId: 2, domain: HOST, path: '/two/' },
-        { blogId: 3, domain: HOST, path: '/three/' },
-        { blogId: 4, domain: 'mapped.test', path: '/' },
-        { blogId: 5, domain: HOST, path: '/five/', archived: true },
-      ],
-      users: [
-        { login: 'boss', roles: { 1: 'administrator' } },
-        { login: 'agent2', roles: { 2: 'support_agent', 3: 'subscriber' } },
-        { login: 'customer2', roles: { 2: 'subscriber' } },
-      ],
-      superAdmins: ['boss'],
-    });
+    net = await buildNetwork(EXAMPLE_NETWORK);
     server = await startServe(['serve', '--port=0'], net.serveEnv({
       LOG_FORMAT: 'json', NETWORK_SITE_IDLE_SECONDS: '1', METRICS_TOKEN: 'network-metrics-token',
     }));
