@@ -1,8 +1,8 @@
 /**
  * Request counters in the database, so that every Understudy process sharing it shares the limits.
  * Fixed windows: a bucket allows `limit` requests per `windowSeconds`.
- * - Exact counting (`hit`): each request is counted atomically by an upsert inside a transaction
- *   (InnoDB holds the row lock until commit; SQLite has one writer) before it is answered.
+ * - Exact counting (`hit`): each request is counted by one atomic upsert that returns the new count
+ *   (InnoDB locks the row for the statement; SQLite has one writer) before it is answered.
  * - Batched counting (`hitBatched`), for limits where being a fraction of a second late across
  *   processes is harmless: each process decides from the last total it read plus its own uncounted
  *   hits, and adds those to the table every FLUSH_MS in one transaction (multi-row upserts), reading
@@ -70,17 +70,26 @@ export class RateLimiter {
     const now = unixSeconds(this.clock);
     const windowStart = now - (now % windowSeconds);
     const table = this.db.tables.plugin('svc', 'rate_limits');
-    const key = bucket.slice(0, 191);
-    const hits = await this.db.knex.transaction(async (trx) => {
-      await trx(table)
-        .insert({ bucket: key, window_start: windowStart, hits: 1, expires_at: windowStart + windowSeconds })
-        .onConflict(['bucket', 'window_start'])
-        .merge({ hits: trx.raw('?? + 1', [`${table}.hits`]) });
-      const row = await trx(table).where({ bucket: key, window_start: windowStart }).first('hits');
-      return Number(row?.hits ?? 1);
-    });
+    const hits = await this.countOne(table, bucket.slice(0, 191), windowStart, windowStart + windowSeconds);
     await this.maybeSweep(table, now);
     return { allowed: hits <= limit, retryAfter: windowStart + windowSeconds - now, remaining: Math.max(0, limit - hits) };
+  }
+
+  /**
+   * Adds one hit to the bucket's row and returns its new count, in one statement (atomic on its own:
+   * no transaction, one round trip). MySQL hands the updated count back as the statement's insert ID
+   * (`LAST_INSERT_ID(expr)`; a row just inserted, in a table without an AUTO_INCREMENT column, reports
+   * 0: its count is 1); SQLite returns it (`RETURNING`).
+   */
+  private async countOne(table: string, bucket: string, windowStart: number, expiresAt: number): Promise<number> {
+    const { knex } = this.db;
+    const upsert = knex(table).insert({ bucket, window_start: windowStart, hits: 1, expires_at: expiresAt }).onConflict(['bucket', 'window_start']);
+    if (this.db.dialect === 'mysql') {
+      const [insertId] = await upsert.merge({ hits: knex.raw('LAST_INSERT_ID(?? + 1)', [`${table}.hits`]) });
+      return Number(insertId) || 1;
+    }
+    const [row] = await upsert.merge({ hits: knex.raw('?? + 1', [`${table}.hits`]) }).returning('hits');
+    return Number((row as { hits: number }).hits);
   }
 
   /** Counts one request against `bucket` in memory and decides at once; the table learns of it within FLUSH_MS. */
