@@ -183,8 +183,12 @@ async function* gatedEvents(count: number, signal: AbortSignal): AsyncGenerator<
     yield { event: 'first', data: { n: 0 } };
     for (let i = 1; i < count; i++) {
       await new Promise<void>((go, stop) => {
-        EVENT_GATE.waiting.push(go);
-        signal.addEventListener('abort', () => stop(signal.reason));
+        const onAbort = () => stop(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        EVENT_GATE.waiting.push(() => {
+          signal.removeEventListener('abort', onAbort);
+          go();
+        });
       });
       yield { data: `line ${i}\nsecond line`, id: String(i) };
     }
@@ -197,7 +201,8 @@ async function* gatedEvents(count: number, signal: AbortSignal): AsyncGenerator<
 const stream: RouteDeclaration = {
   namespace: NS,
   route: '/stream',
-  endpoints: [{ methods: ['GET'], permission: allowAnyone, handler: (req) => new StreamResponse((signal) => gatedEvents(Number(req.params.count ?? 3), signal)) }],
+  // `heartbeat`: milliseconds of quiet after which a `: ping` comment is written.
+  endpoints: [{ methods: ['GET'], permission: allowAnyone, handler: (req) => new StreamResponse((signal) => gatedEvents(Number(req.params.count ?? 3), signal), {}, 200, Number(req.params.heartbeat) || undefined) }],
 };
 
 /** A connected-site-like caller: `X-Test-Key: key-<site>` identifies the site; only `shop` lists an origin. */

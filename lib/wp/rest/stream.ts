@@ -5,6 +5,7 @@
  * iterable is closed.
  */
 import type { Response } from 'express';
+import { performance } from 'node:perf_hooks';
 
 export interface ServerSentEvent {
   /** The event type (`event:`); omitted for the default `message`. */
@@ -59,13 +60,17 @@ export async function pipeEvents(res: Response, produce: EventProducer, heartbea
   };
   res.once('close', onClose);
   res.flushHeaders();
-  // A comment is not an event: clients (EventSource included) ignore it.
-  const heartbeat = heartbeatMs ? setInterval(() => { if (!gone) res.write(': ping\n\n'); }, heartbeatMs) : null;
+  let lastWrite = performance.now();
+  const heartbeat = heartbeatMs ? quietWatch(heartbeatMs, () => lastWrite, () => {
+    // A comment is not an event: clients (EventSource included) ignore it.
+    if (!gone) res.write(': ping\n\n');
+    lastWrite = performance.now();
+  }) : null;
   const send: SendEvents = (events) => {
     if (gone) return;
     // A batch is one write: one system call and one chunk for the client, however many events.
     res.write(isBatch(events) ? events.map(formatEvent).join('') : formatEvent(events));
-    heartbeat?.refresh();
+    lastWrite = performance.now();
   };
   let iterator: AsyncIterator<ServerSentEvent | readonly ServerSentEvent[]> | undefined;
   try {
@@ -83,11 +88,28 @@ export async function pipeEvents(res: Response, produce: EventProducer, heartbea
     // A producer that stopped because the client left has nothing more to say.
     if (!gone) throw err;
   } finally {
-    if (heartbeat) clearInterval(heartbeat);
+    heartbeat?.stop();
     res.off('close', onClose);
     if (gone) await iterator?.return?.();
     else res.end();
   }
+}
+
+/**
+ * Calls `onQuiet` once `quietMs` have passed since `lastWrite()`, and again after each further
+ * `quietMs` of quiet. A timer that sleeps until the next possible moment instead of one moved on every
+ * write: a streamed answer writes twenty times a second, and moving a timer costs more than reading
+ * the clock.
+ */
+function quietWatch(quietMs: number, lastWrite: () => number, onQuiet: () => void): { stop(): void } {
+  let timer: NodeJS.Timeout;
+  const check = () => {
+    const quiet = performance.now() - lastWrite();
+    if (quiet >= quietMs) onQuiet();
+    timer = setTimeout(check, quiet >= quietMs ? quietMs : quietMs - quiet);
+  };
+  timer = setTimeout(check, quietMs);
+  return { stop: () => clearTimeout(timer) };
 }
 
 function isBatch(events: ServerSentEvent | readonly ServerSentEvent[]): events is readonly ServerSentEvent[] {

@@ -8,13 +8,13 @@ import { eventually } from '../../../harness/eventually';
 import { EVENT_GATE, servedSampleOracle } from '../../../harness/sample-routes';
 
 /** Opens the stream; `received` grows as chunks arrive. */
-function openStream(port: number, count: number): { received: string[]; response: Promise<http.IncomingMessage>; ended: Promise<void>; abort(): void } {
+function openStream(port: number, count: number, query = ''): { received: string[]; response: Promise<http.IncomingMessage>; ended: Promise<void>; abort(): void } {
   const received: string[] = [];
   let abort = () => {};
   let onEnd = () => {};
   const ended = new Promise<void>((resolve) => { onEnd = resolve; });
   const response = new Promise<http.IncomingMessage>((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: `/wp-json/test/v1/stream?count=${count}`, headers: { Origin: 'https://shop.example' } }, (res) => {
+    const req = http.get({ host: '127.0.0.1', port, path: `/wp-json/test/v1/stream?count=${count}${query}`, headers: { Origin: 'https://shop.example' } }, (res) => {
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => received.push(chunk));
       res.on('end', onEnd);
@@ -55,5 +55,24 @@ describe('event streams (StreamResponse)', function () {
     stream.abort();
     await eventually(async () => EVENT_GATE.closed === closedBefore + 1, 2000);
     EVENT_GATE.release();
+  });
+
+  it('writes a heartbeat comment only after the heartbeat interval without output', async () => {
+    const pings = () => stream.received.join('').split(': ping\n\n').length - 1;
+    const stream = openStream(served.port, 12, '&heartbeat=150');
+    await eventually(async () => EVENT_GATE.waiting.length === 1, 2000);
+    // An event every 40 ms for about 400 ms: never 150 ms of quiet, so no comment among them.
+    for (let i = 0; i < 10; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      EVENT_GATE.release();
+      await eventually(async () => EVENT_GATE.waiting.length === 1, 2000);
+    }
+    assert.equal(pings(), 0, stream.received.join(''));
+    const quietSince = Date.now();
+    await eventually(async () => pings() === 1, 2000);
+    assert.ok(Date.now() - quietSince >= 140, `a comment after ${Date.now() - quietSince} ms of quiet`);
+    await eventually(async () => pings() === 2, 2000);
+    EVENT_GATE.release();
+    await stream.ended;
   });
 });
