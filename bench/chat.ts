@@ -3,9 +3,11 @@
  * question, reading its answer as a local provider (bench/chat-provider.ts, a process of its own)
  * streams it at 20 tokens a second for 10 s, and asking again in the same thread, for 30 s; their
  * first questions spread over 10 s, so N/10 questions arrive a second. The load generator is another
- * process (bench/chat-load.ts, one connection per answer). For each N, three runs one after the other:
+ * process (bench/chat-load.ts, one connection per answer). For each N, four runs one after the other:
  * - `direct`: the load generator straight at the provider: the baseline of what the machine, the
  *   provider and the client cost by themselves;
+ * - `stripped-down`: the same through bench/chat-stripped.ts, the server's own streaming code and
+ *   nothing else: the floor of a token's cost, against which the server's CPU a token is a ratio;
  * - `Understudy`: POST /support/v1/chat/messages with `stream: true` on the built server (MariaDB);
  * - `PHP-FPM`: a PHP script on php-fpm behind nginx proxying the same stream (bench/chat-php.ts).
  * Each token carries the moment the provider wrote it, so its latency is measured end to end; what
@@ -34,7 +36,7 @@ import { memoryLogger } from '../lib/logger';
 import { insertDocs } from '../lib/support/docs/store';
 import { CHAT_DOCS } from '../test/harness/chat-docs';
 import { LoadPlan, LoadSummary, Percentiles, percentiles } from './chat-load';
-import { PhpStack, phpStackMissing, startPhpStack } from './chat-php';
+import { phpStackMissing, startPhpStack } from './chat-php';
 import { SALTS, benchConfig, benchDatabaseUrl, benchTarget, createBenchDatabase } from './fixture';
 import { ROOT, Result, cpuTimeMs, cpuTimeSince, freePort, log, startScript, startServer, stop } from './harness';
 
@@ -79,17 +81,21 @@ export async function chatSuite(args: Record<string, string>): Promise<Result[]>
       const directShares = machineShares(provider);
       const direct = await runLoad({ ...plan, target: 'direct', url: providerUrl.replace(/\/v1$/, '') });
       results.push(streamResult(`direct to the provider, ${streams} streams`, direct, direct, { shares: directShares.stop(direct) }));
+      log(`chat: ${streams} streams through the stripped-down streaming server…`);
+      const floor = await measureStripped(provider, providerUrl, plan);
+      results.push(streamResult(`stripped-down server, ${streams} streams`, floor.load, direct, floor));
       log(`chat: ${streams} streams through Understudy…`);
       const shares = machineShares(provider, server);
       const measured = await measureServer(server, metricsPort, () => runLoad({ ...plan, target: 'understudy', url: origin }), origin);
       measured.shares = shares.stop(measured.load);
+      measured.ratio = cpuPerToken(measured) / cpuPerToken(floor);
       results.push(streamResult(`Understudy, ${streams} streams`, measured.load, direct, measured));
       if (measured.during) results.push(probeResult(`docs search, during ${streams} streams`, measured.during, server, idle));
       if (missing) continue;
       log(`chat: ${streams} streams through PHP-FPM (${phpWorkers} workers) behind nginx…`);
       const php = await startPhpStack(providerUrl, phpWorkers);
       try {
-        const measuredPhp = await measureProcesses(php, () => runLoad({ ...plan, target: 'php', url: php.url }));
+        const measuredPhp = await measureProcesses(php.pids, () => runLoad({ ...plan, target: 'php', url: php.url }));
         results.push(streamResult(`PHP-FPM ${phpWorkers} workers + nginx, ${streams} streams`, measuredPhp.load, direct, measuredPhp));
       } finally {
         await php.stop();
@@ -141,6 +147,27 @@ interface Measured {
   during?: Probe;
   /** Who used the machine's CPU during the run (machineShares()). */
   shares?: string;
+  /** The server's CPU a token as a multiple of the stripped-down server's in the same round. */
+  ratio?: number;
+}
+
+const cpuPerToken = (m: Measured) => (m.cpuMs ?? NaN) / m.load.tokens;
+
+/**
+ * The same load through the stripped-down streaming server (bench/chat-stripped.ts: the provider's
+ * stream read and written by the server's own code, nothing stored): the floor of a token's cost.
+ */
+async function measureStripped(provider: ChildProcess, providerUrl: string, plan: Omit<LoadPlan, 'target' | 'url'>): Promise<Measured> {
+  const port = await freePort();
+  const stripped = await startScript('stripped-down chat server', 'bench/chat-stripped.ts', { PORT: String(port), PROVIDER_URL: providerUrl }, { asServer: true });
+  try {
+    const shares = machineShares(provider, stripped);
+    const measured = await measureProcesses([stripped.pid as number], () => runLoad({ ...plan, target: 'understudy', url: `http://127.0.0.1:${port}` }));
+    measured.shares = shares.stop(measured.load);
+    return measured;
+  } finally {
+    await stop(stripped);
+  }
 }
 
 /**
@@ -203,11 +230,11 @@ async function measureServer(server: ChildProcess, metricsPort: number, load: ()
   return { load: result, rssMb: peak.stop(), cpuMs, loopDelay: await loopDelay(metricsPort), during: await during };
 }
 
-async function measureProcesses(php: PhpStack, load: () => Promise<LoadSummary>): Promise<Measured> {
-  const cpuBefore = php.pids.map((pid) => cpuTimeMs(pid) ?? 0);
-  const peak = sampleRss(php.pids);
+async function measureProcesses(pids: number[], load: () => Promise<LoadSummary>): Promise<Measured> {
+  const cpuBefore = pids.map((pid) => cpuTimeMs(pid) ?? 0);
+  const peak = sampleRss(pids);
   const result = await load();
-  const cpuMs = php.pids.reduce((sum, pid, i) => sum + (cpuTimeSince(pid, cpuBefore[i]) ?? 0), 0);
+  const cpuMs = pids.reduce((sum, pid, i) => sum + (cpuTimeSince(pid, cpuBefore[i]) ?? 0), 0);
   return { load: result, rssMb: peak.stop(), cpuMs };
 }
 
@@ -298,7 +325,7 @@ function streamResult(name: string, run: LoadSummary, direct: LoadSummary, m: Pa
     ...(run.noFirstToken ? [`${run.noFirstToken} without a first token in ${DEADLINE_MS / 1000} s`] : []),
     ...(failures ? [failures] : []),
     ...(m.loopDelay ? [`event loop delay p99/max ${ms(m.loopDelay.p99)}/${ms(m.loopDelay.max)} ms`] : []),
-    ...(m.cpuMs !== undefined && run.tokens ? [`CPU ${((m.cpuMs * 1000) / run.tokens).toFixed(0)} µs a token`] : []),
+    ...(m.cpuMs !== undefined && run.tokens ? [`CPU ${((m.cpuMs * 1000) / run.tokens).toFixed(0)} µs a token${m.ratio ? ` (${m.ratio.toFixed(2)}× the stripped-down server's)` : ''}`] : []),
     ...(m.shares ? [m.shares] : []),
   ];
   return {
