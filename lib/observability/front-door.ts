@@ -87,13 +87,25 @@ function record(options: FrontDoorOptions, req: IncomingMessage, res: ServerResp
  * small fixed set of labels, so that no caller can invent labels.
  */
 function routeLabel(req: IncomingMessage, matched: string | undefined): string {
-  if (matched) return readableRoute(matched);
+  if (matched) return routeLabelOf(matched);
   const [path = '/', query = ''] = (req.url ?? '/').split('?');
   if (path.startsWith('/-/')) return path.startsWith('/-/health/') || path === TOKEN_METRICS_PATH ? path : 'other';
   if (path === '/wp-admin/admin-ajax.php') return 'admin-ajax';
   if (/^\/(index\.php\/)?wp-json(\/|$)/.test(path) || /(^|&)rest_route=/.test(query)) return 'rest';
   if (path === '/') return '/';
   return 'other';
+}
+
+/** Each declared route's label, worked out once (the routes are the registry's, a fixed set). */
+const routeLabels = new Map<string, string>();
+
+function routeLabelOf(route: string): string {
+  let label = routeLabels.get(route);
+  if (label === undefined) {
+    label = readableRoute(route);
+    routeLabels.set(route, label);
+  }
+  return label;
 }
 
 function whenDone(res: ServerResponse, done: () => void): void {

@@ -28,6 +28,7 @@ export const NO_CAPABILITIES: UserCapabilities = { roles: [], allcaps: {}, isSup
 export class CapabilityResolver {
   private rolesFrom: unknown;
   private rolesMemo: Record<string, RoleDefinition> = {};
+  private readonly resolved = new WeakMap<WpUser, { roles: Record<string, RoleDefinition>; siteAdmins: unknown; caps: UserCapabilities }>();
 
   constructor(private readonly db: Database, private readonly options: OptionStore, private readonly multisite: boolean) {}
 
@@ -45,30 +46,36 @@ export class CapabilityResolver {
   /** WP: WP_User::get_role_caps() then has_cap(): role caps merged in order, the user's own keys on top. */
   async forUser(user: WpUser): Promise<UserCapabilities> {
     const roles = await this.roles();
+    const siteAdmins = this.multisite ? await this.options.getSiteOption('site_admins') : undefined;
+    // Worked out again only when the user, the roles or the network's super admins were read again
+    // (each within its store's freshness bound): every signed-in request asks.
+    const kept = this.resolved.get(user);
+    if (kept?.roles === roles && kept.siteAdmins === siteAdmins) return kept.caps;
     const own = booleanMap(userMeta(user, this.db.tables.capabilitiesKey));
     // WordPress counts every key that names a role as that role, whatever its value.
     const userRoles = Object.keys(own).filter((key) => roles[key] !== undefined);
     const allcaps: Record<string, boolean> = {};
     for (const role of userRoles) Object.assign(allcaps, roles[role]?.capabilities);
     Object.assign(allcaps, own);
-    const isSuperAdmin = await this.isSuperAdmin(user, allcaps);
-    return {
+    const isSuperAdmin = this.isSuperAdmin(user, allcaps, siteAdmins);
+    const caps: UserCapabilities = {
       roles: userRoles,
       allcaps,
       isSuperAdmin,
       can: (capability) => hasCap(capability, allcaps, this.multisite ? { superAdmin: isSuperAdmin } : null),
     };
+    this.resolved.set(user, { roles, siteAdmins, caps });
+    return caps;
   }
 
   /**
    * WP: is_super_admin(): on a network, the login is in the network's `site_admins` (`['admin']` when
    * the option is missing, nobody when it is not an array), compared exactly; `delete_users` otherwise.
    */
-  private async isSuperAdmin(user: WpUser, allcaps: Record<string, boolean>): Promise<boolean> {
+  private isSuperAdmin(user: WpUser, allcaps: Record<string, boolean>, siteAdmins: unknown): boolean {
     if (!this.multisite) return allcaps.delete_users === true;
-    const stored = await this.options.getSiteOption('site_admins');
-    if (stored === undefined) return user.user_login === 'admin';
-    const admins = toPlain(stored as PhpValue);
+    if (siteAdmins === undefined) return user.user_login === 'admin';
+    const admins = toPlain(siteAdmins as PhpValue);
     const list = Array.isArray(admins) ? admins : admins && typeof admins === 'object' ? Object.values(admins) : [];
     return list.some((login) => login === user.user_login);
   }

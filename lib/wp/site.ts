@@ -97,8 +97,14 @@ export function createSite(config: SiteConfig, db: Database, clock: Clock, logge
  * from WP_SITEURL or its siteurl, untrailingslashed.
  */
 function cookieNamesOf(config: SiteConfig, network: BlogNetwork | undefined, siteUrl: () => Promise<string>): () => Promise<CookieNames> {
-  if (!network) return async () => definedCookieNames(singleSiteUrl(config.siteUrlConstant, await siteUrl()), config.cookieConstants);
-  return async () => definedCookieNames((await network.get())?.siteUrl ?? null, config.cookieConstants);
+  // Every request asks: the names (an MD5 of the address) are worked out again only when the address changes.
+  let last: { url: string | null; names: CookieNames } | null = null;
+  const namesFor = (url: string | null): CookieNames => {
+    if (last?.url !== url) last = { url, names: definedCookieNames(url, config.cookieConstants) };
+    return last.names;
+  };
+  if (!network) return async () => namesFor(singleSiteUrl(config.siteUrlConstant, await siteUrl()));
+  return async () => namesFor((await network.get())?.siteUrl ?? null);
 }
 
 /** WP: wp_mail()'s default sender, `WordPress <wordpress@<site host without www.>>`. */

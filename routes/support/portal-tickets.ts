@@ -11,7 +11,7 @@
  */
 import { PortalCustomer } from '../../lib/support/portal/customer';
 import { changePortalTicketStatus, listPortalTickets, openPortalTicket, replyFromPortal } from '../../lib/support/portal/tickets';
-import { presentConversation, presentReply, presentTicket } from '../../lib/support/tickets/present';
+import { presentConversation, presentListedTicket, presentReply, presentTicket } from '../../lib/support/tickets/present';
 import { Attachment, Conversation } from '../../lib/support/tickets/types';
 import { attachmentFile, viewConversation } from '../../lib/support/tickets/view';
 import { WpError } from '../../lib/wp/errors';
@@ -82,7 +82,7 @@ async function listTickets(req: PortalRequest<'tickets'>): Promise<RestResponse>
   if (page > result.totalPages && result.total > 0) {
     throw new WpError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
   }
-  return new RestResponse(result.tickets.map((t) => presentTicket(t, req.principal.actor))).paginate(result.total, result.totalPages);
+  return new RestResponse(result.tickets.map((t) => presentListedTicket(t, req.principal.actor))).paginate(result.total, result.totalPages);
 }
 
 async function openTicket(req: PortalRequest<'open'>): Promise<RestResponse> {

@@ -4,7 +4,7 @@ import { RestRequest, RestResponse, endpoint, requireSignedIn } from '../../lib/
 import { Actor } from '../../lib/support/tickets/actor';
 import { createTicket, isTicketRequestStored } from '../../lib/support/tickets/create';
 import { listTickets } from '../../lib/support/tickets/list';
-import { presentConversation, presentTicket } from '../../lib/support/tickets/present';
+import { presentConversation, presentListedTicket, presentTicket } from '../../lib/support/tickets/present';
 import { Conversation } from '../../lib/support/tickets/types';
 import { updateTicket } from '../../lib/support/tickets/update';
 import { viewConversation } from '../../lib/support/tickets/view';
@@ -42,7 +42,7 @@ async function getTickets(req: TicketRequest<'list'>): Promise<RestResponse> {
   if (page > result.totalPages && result.total > 0) {
     throw new WpError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
   }
-  return new RestResponse(result.tickets.map((t) => presentTicket(t, who))).paginate(result.total, result.totalPages);
+  return new RestResponse(result.tickets.map((t) => presentListedTicket(t, who))).paginate(result.total, result.totalPages);
 }
 
 async function createTicketItem(req: TicketRequest<'create'>): Promise<RestResponse> {

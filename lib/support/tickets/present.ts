@@ -2,6 +2,7 @@
  * What the API shows of tickets and messages: explicit allowlists, never rows. The customer shape
  * leaves out the assignee, the unverified-requester mark, internal notes, deliveries and authors' addresses.
  */
+import { PhpJsonEncoded } from '../../wp/php/json';
 import { Actor, seesAgentData } from './actor';
 import { Attachment, Conversation, Delivery, Message, Ticket } from './types';
 
@@ -24,6 +25,23 @@ export function presentTicket(ticket: Ticket, actor: Actor): Record<string, unkn
     if (ticket.requesterUnverified) out.requester_unverified = ticket.requesterUnverified;
   }
   return out;
+}
+
+/**
+ * Each ticket as lists show it to agents and to customers, encoded once: the tickets that lists
+ * serve are kept, and a ticket read again is a new object, so a change is never served from here.
+ */
+const listed = { agent: new WeakMap<Ticket, PhpJsonEncoded>(), customer: new WeakMap<Ticket, PhpJsonEncoded>() };
+
+/** presentTicket() for a list: the same answer, encoded once per ticket and view. */
+export function presentListedTicket(ticket: Ticket, actor: Actor): PhpJsonEncoded {
+  const kept = listed[seesAgentData(actor) ? 'agent' : 'customer'];
+  let encoded = kept.get(ticket);
+  if (!encoded) {
+    encoded = new PhpJsonEncoded(presentTicket(ticket, actor));
+    kept.set(ticket, encoded);
+  }
+  return encoded;
 }
 
 /** The ticket with its conversation, oldest first. */

@@ -51,6 +51,7 @@ export class ApplicationPasswords {
   private readonly matched = new RecentKeys(REMEMBERED_CHECKS);
   private readonly refused = new RecentKeys(REMEMBERED_CHECKS);
   private readonly cacheKey = randomBytes(32);
+  private readonly stored = new WeakMap<WpUser, readonly StoredAppPassword[]>();
 
   constructor(
     private readonly users: UserStore,
@@ -67,11 +68,25 @@ export class ApplicationPasswords {
     const user = await this.findUser(credentials.username);
     if (!user) return null;
     const password = normalizeApplicationPassword(credentials.password);
-    const items = storedPasswords(user);
+    const items = this.storedOf(user);
     const item = this.rememberedMatch(user, items, password) ?? (await this.firstMatch(user, items, password));
     if (!item) return null;
-    await this.recordUsage(user, item.uuid, request.ip);
+    await this.recordUsage(user, item, request.ip);
     return user;
+  }
+
+  /**
+   * The user's application passwords, read from their meta once per user object: the user store
+   * reads a user again within its freshness bound, so a revoked or changed password is seen as soon
+   * as it would be without this.
+   */
+  private storedOf(user: WpUser): readonly StoredAppPassword[] {
+    let items = this.stored.get(user);
+    if (!items) {
+      items = storedPasswords(user);
+      this.stored.set(user, items);
+    }
+    return items;
   }
 
   /** WP: wp_is_application_passwords_available() (HTTPS or a local environment) and ::is_in_use(). */
@@ -91,12 +106,12 @@ export class ApplicationPasswords {
    * A stored password this one is remembered to match, looked for before any other is checked: the
    * failures on the earlier passwords may have been pushed out by guesses, the success not.
    */
-  private rememberedMatch(user: WpUser, items: StoredAppPassword[], password: string): StoredAppPassword | undefined {
+  private rememberedMatch(user: WpUser, items: readonly StoredAppPassword[], password: string): StoredAppPassword | undefined {
     return items.find((item) => this.matched.touch(this.keyOf(user, item, password)));
   }
 
   /** WP: each stored password checked in turn, the first that matches wins. */
-  private async firstMatch(user: WpUser, items: StoredAppPassword[], password: string): Promise<StoredAppPassword | undefined> {
+  private async firstMatch(user: WpUser, items: readonly StoredAppPassword[], password: string): Promise<StoredAppPassword | undefined> {
     for (const item of items) {
       const key = this.keyOf(user, item, password);
       if (this.refused.touch(key)) continue;
@@ -112,12 +127,12 @@ export class ApplicationPasswords {
   }
 
   /** WP: record_application_password_usage(): at most once a day per address. */
-  private async recordUsage(user: WpUser, uuid: string, ip: string): Promise<void> {
+  private async recordUsage(user: WpUser, used: StoredAppPassword, ip: string): Promise<void> {
     const now = unixSeconds(this.clock);
+    if (Number(used.last_used ?? 0) + DAY_SECONDS > now && used.last_ip === ip) return;
     const items = storedPasswords(user);
-    const item = items.find((i) => i.uuid === uuid);
+    const item = items.find((i) => i.uuid === used.uuid);
     if (!item) return;
-    if (Number(item.last_used ?? 0) + DAY_SECONDS > now && item.last_ip === ip) return;
     item.last_used = now;
     item.last_ip = ip;
     await this.users.updateMeta(user.ID, '_application_passwords', items);

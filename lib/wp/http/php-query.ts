@@ -81,8 +81,12 @@ export function phpUrldecode(part: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
+const PLAIN_URL_TEXT = /^[A-Za-z0-9_.-]*$/;
+
 /** PHP's urlencode(): letters, digits and `-_.` stay, a space is `+`, every other byte is `%XX`. */
 export function phpUrlencode(text: string): string {
+  // Most values (a status, a page number) have nothing to encode.
+  if (PLAIN_URL_TEXT.test(text)) return text;
   let out = '';
   for (const byte of Buffer.from(text, 'utf8')) {
     const c = String.fromCharCode(byte);

@@ -80,6 +80,8 @@ export function watchBodySize(req: IncomingMessage, limit: number, onFail: (err:
   return stop;
 }
 
+const NO_BODY = Buffer.alloc(0);
+
 /**
  * The whole body as bytes, held in `hold` (the caller releases it), or PayloadTooLargeError once it
  * exceeds `limit`, ServerBusyError when the body memory has no room, or ClientAbortedError.
@@ -91,6 +93,8 @@ export function readBody(req: IncomingMessage, limit: number, hold: BodyMemoryHo
   } catch (err) {
     return Promise.reject(err);
   }
+  // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112, 6.3): nothing to wait for.
+  if (!req.headers['transfer-encoding'] && !Number(req.headers['content-length'])) return Promise.resolve(NO_BODY);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const stop = watchBodySize(req, limit, reject, hold);

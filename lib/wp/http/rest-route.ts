@@ -45,6 +45,23 @@ const PRETTY_RULES: Array<{ pattern: RegExp; query: (m: RegExpExecArray) => stri
  * query string, `post` PHP's $_POST (null unless a form POST body was read).
  */
 export function restRouteOf(path: string, query: string, post: Record<string, PhpQueryValue> | null = null): RestRouteReading {
+  if (post) return readRestRoute(path, query, post);
+  // Every request is read, and clients ask for the same few URLs again and again.
+  const url = `${path}?${query}`;
+  let reading = readings.get(url);
+  if (!reading) {
+    reading = readRestRoute(path, query, null);
+    if (readings.size >= KEPT_READINGS) readings.delete(readings.keys().next().value as string);
+    readings.set(url, reading);
+  }
+  return reading;
+}
+
+/** The readings of URLs without a form body (the oldest forgotten first). */
+const readings = new Map<string, Readonly<RestRouteReading>>();
+const KEPT_READINGS = 1000;
+
+function readRestRoute(path: string, query: string, post: Record<string, PhpQueryValue> | null): RestRouteReading {
   if (!readsQueryVars(path)) return { kind: 'none' };
   const get = parsePhpQuery(query).rest_route;
   // CASE: $_GET and $_POST both set and different: WordPress dies ("A variable mismatch"); $_GET is taken here (docs/deploy.md).

@@ -3,6 +3,7 @@
  * nested objects), in the data's own key order, and applies to each item of a list.
  */
 import { PhpQueryValue, setOwn } from '../http/php-query';
+import { PhpJsonEncoded } from '../php/json';
 
 type FieldTree = { [key: string]: FieldTree | true };
 
@@ -44,7 +45,9 @@ function buildTree(fields: string[]): FieldTree {
  * object or list) is filtered again by its sub-tree, so a list under a dot path keeps only the
  * indexes named (usually none); scalars are kept as they are.
  */
-function intersect(value: unknown, tree: FieldTree): unknown {
+function intersect(encoded: unknown, tree: FieldTree): unknown {
+  // A kept encoding is filtered as the value it holds.
+  const value = encoded instanceof PhpJsonEncoded ? encoded.value : encoded;
   if (!value || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     const kept = value.flatMap((item, i) => (tree[String(i)] === undefined ? [] : [[i, item] as const]));

@@ -15,9 +15,13 @@ export interface RouteMatch {
   urlParams: Record<string, string>;
 }
 
+const KEPT_MATCHES = 1000;
+
 export class RestRegistry implements RouteTable {
   private readonly routes: CompiledRoute[] = [];
   private readonly namespaceList: string[] = [];
+  /** What each method and path matched (the oldest forgotten first). */
+  private readonly matches = new Map<string, RouteMatch | null>();
 
   /** WP: the server starts with the site index at `/`. */
   constructor() {
@@ -42,6 +46,7 @@ export class RestRegistry implements RouteTable {
   }
 
   private add(declaration: RouteDeclaration, namespace: string, fullRoute: string): void {
+    this.matches.clear();
     const endpoints = declaration.endpoints.map((e) => {
       const args = argsForMethods(e.args ?? {}, e.methods);
       return { ...e, args, permission: permissionOf(e, fullRoute), compiled: compileArgs(args) };
@@ -105,6 +110,19 @@ export class RestRegistry implements RouteTable {
 
   /** WP: match_request_to_handler(): the first route and endpoint that serve this path and method. */
   match(path: string, method: string): RouteMatch | null {
+    // Every request is matched, mostly to the same few paths: each is matched once (its URL
+    // parameters copied for each request), until a route is registered.
+    const key = `${method}\0${path}`;
+    let found = this.matches.get(key);
+    if (found === undefined) {
+      found = this.firstMatch(path, method);
+      if (this.matches.size >= KEPT_MATCHES) this.matches.delete(this.matches.keys().next().value as string);
+      this.matches.set(key, found);
+    }
+    return found && { ...found, urlParams: { ...found.urlParams } };
+  }
+
+  private firstMatch(path: string, method: string): RouteMatch | null {
     const wanted = method === 'HEAD' ? 'GET' : method;
     for (const { route, urlParams } of this.routesFor(path)) {
       const endpoint = route.endpoints.find((e) => e.methods.includes(wanted as HttpMethod));

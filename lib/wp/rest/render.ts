@@ -6,6 +6,7 @@
 import type { Request, Response } from 'express';
 import { WpError } from '../errors';
 import { PhpQueryValue, addQueryArgs } from '../http/php-query';
+import { queryString } from '../http/request-info';
 import { setStatus } from '../http/status';
 import { Site } from '../site';
 import { PhpJsonEncodeError, phpJsonEncode } from '../php/json';
@@ -243,10 +244,28 @@ async function paginationLinks(ctx: RenderContext, headers: Record<string, strin
   const totalPages = Number(headers['X-WP-TotalPages']);
   if (!ctx.request || headers['X-WP-TotalPages'] === undefined || !Number.isFinite(totalPages)) return {};
   const page = Number(ctx.request.params.page ?? 1);
-  const base = addQueryArgs(await ctx.site.restUrl(ctx.path), Object.entries(ctx.query));
+  const collection = await ctx.site.restUrl(ctx.path);
+  // The links follow from these alone (the query is parsed from the query string), and clients page
+  // through the same few lists: each header is worked out once.
+  const key = `${collection}\n${queryString(ctx.req.originalUrl)}\n${page}\n${totalPages}`;
+  let link = keptLinks.get(key);
+  if (link === undefined) {
+    link = linkHeader(addQueryArgs(collection, Object.entries(ctx.query)), page, totalPages);
+    if (keptLinks.size >= KEPT_LINKS) keptLinks.delete(keptLinks.keys().next().value as string);
+    keptLinks.set(key, link);
+  }
+  return link ? { Link: link } : {};
+}
+
+/** Link headers worked out, by collection URL, query string, page and page count (the oldest forgotten first). */
+const keptLinks = new Map<string, string>();
+const KEPT_LINKS = 1000;
+
+/** The previous and next pages' links (empty when there are neither). */
+function linkHeader(base: string, page: number, totalPages: number): string {
   const link = (n: number) => addQueryArgs(base, [['page', n]]);
   const links: string[] = [];
   if (page > 1) links.push(`<${link(Math.min(page - 1, totalPages))}>; rel="prev"`);
   if (totalPages > page) links.push(`<${link(page + 1)}>; rel="next"`);
-  return links.length ? { Link: links.join(', ') } : {};
+  return links.join(', ');
 }

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { API, as, ticketIdsOwnedBy } from '../../harness/support';
-import { OracleSite, openOracle } from '../../harness/oracle';
+import { OracleSite, openOracle, phpConnection } from '../../harness/oracle';
 import { eventually } from '../../harness/eventually';
 import { loadTicketIndex } from '../../harness/desk';
 
@@ -125,5 +125,53 @@ describe('GET /support/v1/tickets', function () {
     await eventually(async () => (await as(oracle.app, 'agent1').get(`${API}/tickets?status=waiting`)).body[0]?.id === target, 2000);
     assert.ok(Date.now() - started < 2000);
     assert.notEqual(first.body[0].id, target);
+  });
+  // Each listed ticket is encoded once and kept (lib/support/tickets/present.ts): these show that a
+  // kept answer never outlives the ticket, the viewer's view of it, or the list's size.
+  it('answers a ticket changed since a list kept it as it is now, and each viewer as that viewer sees it', async () => {
+    const url = `${API}/tickets?status=open&per_page=5`;
+    const [listed] = (await as(oracle.app, 'agent1').get(url)).body;
+    assert.ok('assignee' in listed);
+    const priority = listed.priority === 'high' ? 'low' : 'high';
+    const patched = await as(oracle.app, 'agent1').patch(`${API}/tickets/${listed.id}`).send({ version: listed.version, priority });
+    assert.equal(patched.status, 200, patched.text);
+    const again = (await as(oracle.app, 'agent1').get(url)).body.find((t: { id: number }) => t.id === listed.id);
+    assert.deepEqual([again.priority, again.version], [priority, patched.body.version]);
+    const asCustomer = await as(oracle.app, 'agent1').get(url).set('X-Svc-View', 'customer');
+    assert.ok(asCustomer.body.length && asCustomer.body.every((t: Record<string, unknown>) => !('assignee' in t)), 'the customer view of a kept page');
+    assert.ok((await as(oracle.app, 'agent1').get(url)).body.every((t: Record<string, unknown>) => 'assignee' in t), 'the agent view again');
+  });
+
+  it('filters, pretty-prints and envelopes a kept page as any other answer', async () => {
+    const url = `${API}/tickets?status=open&per_page=5`;
+    const plain = await as(oracle.app, 'agent1').get(url);
+    const fields = await as(oracle.app, 'agent1').get(`${url}&_fields=id,priority`);
+    assert.deepEqual(fields.body, plain.body.map((t: { id: number; priority: string }) => ({ id: t.id, priority: t.priority })));
+    const pretty = await as(oracle.app, 'agent1').get(`${url}&_pretty=1`);
+    assert.equal(pretty.text, JSON.stringify(plain.body, null, 4).replace(/\//g, '\\/'));
+    const envelope = await as(oracle.app, 'agent1').get(`${url}&_envelope=1`);
+    assert.deepEqual(envelope.body.body, plain.body);
+  });
+
+  it('links the next page as soon as the list outgrows its last page', async () => {
+    const total = Number((await as(oracle.app, 'agent1').get(`${API}/tickets?status=open&per_page=1`)).headers['x-wp-total']);
+    const url = `${API}/tickets?status=open&per_page=${total}`;
+    assert.doesNotMatch((await as(oracle.app, 'agent1').get(url)).headers.link, /rel="next"/, 'one page: no next');
+    await as(oracle.app, 'customer1').post(`${API}/tickets`).send({ subject: 'One more', body: 'x' });
+    const grown = await as(oracle.app, 'agent1').get(url);
+    assert.equal(grown.headers['x-wp-totalpages'], '2');
+    assert.match(grown.headers.link, /[?&]page=2>; rel="next"/);
+  });
+
+  it('stops showing agent fields to an agent demoted by PHP within 2 seconds', async () => {
+    const url = `${API}/tickets?per_page=5`;
+    assert.ok((await as(oracle.app, 'agent1').get(url)).body.every((t: Record<string, unknown>) => 'assignee' in t));
+    const php = phpConnection(oracle);
+    try {
+      await php('wp_usermeta').where({ user_id: 2, meta_key: 'wp_capabilities' }).update({ meta_value: 'a:1:{s:10:"subscriber";b:1;}' });
+    } finally {
+      await php.destroy();
+    }
+    await eventually(async () => (await as(oracle.app, 'agent1').get(url)).body.every((t: Record<string, unknown>) => !('assignee' in t)), 2000);
   });
 });

@@ -17,6 +17,21 @@ export function phpJsonEncode(value: unknown, opts: PhpJsonEncodeOptions = {}): 
   return encoded === undefined ? 'null' : encoded;
 }
 
+/**
+ * A value encoded once and kept, for a value answered again and again unchanged (a ticket as lists
+ * show it): compact JSON writes the kept text, pretty JSON (and `_fields`) read `value`. The value
+ * must not change afterwards, and be shallow (its depth is not counted against PHP's limit again).
+ */
+export class PhpJsonEncoded {
+  readonly json: string;
+
+  constructor(readonly value: unknown) {
+    // PHP's JSON is ASCII (every unit from 0x80 is escaped), but pieces of a two-byte string leave it
+    // two-byte, which every answer holding it would convert again: kept flat, one byte a character.
+    this.json = Buffer.from(phpJsonEncode(value), 'latin1').toString('latin1');
+  }
+}
+
 function encodeValue(value: unknown, depth: number, pretty: boolean): string | undefined {
   switch (typeof value) {
     case 'string':
@@ -33,6 +48,7 @@ function encodeValue(value: unknown, depth: number, pretty: boolean): string | u
       return undefined;
   }
   if (value === null) return 'null';
+  if (value instanceof PhpJsonEncoded) return pretty ? encodeValue(value.value, depth, pretty) : value.json;
   const obj = value as { toJSON?: unknown };
   if (typeof obj.toJSON === 'function') return encodeValue((obj.toJSON as () => unknown)(), depth, pretty);
   if (depth >= PHP_JSON_DEPTH) throw new PhpJsonEncodeError(1);

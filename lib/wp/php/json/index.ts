@@ -26,7 +26,7 @@ export { PHP_JSON_DEPTH, PHP_JSON_ERRORS, PhpJsonEncodeError } from './errors';
 export type { PhpJsonErrorCode } from './errors';
 export { phpJsonString } from './string';
 export { phpFloat, phpJsonNumber } from './numbers';
-export { phpJsonEncode } from './encode';
+export { PhpJsonEncoded, phpJsonEncode } from './encode';
 export type { PhpJsonEncodeOptions } from './encode';
 export { jsonErrorForBody } from './decode-errors';
 export type { PhpJsonDecodeError } from './decode-errors';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { PhpJsonEncodeError, jsonErrorForBody, phpJsonEncode } from '../../../../lib/wp/php/json';
+import { PhpJsonEncodeError, PhpJsonEncoded, jsonErrorForBody, phpJsonEncode } from '../../../../lib/wp/php/json';
+import { filterFields } from '../../../../lib/wp/rest/fields';
 import { oracleFile } from '../../../harness/oracle-files';
 
 interface Exchange {
@@ -235,4 +236,18 @@ describe('jsonErrorForBody', () => {
   for (const [what, body, code, message] of refused) {
     it(`refuses ${what} with ${code}`, () => assert.deepEqual(jsonErrorForBody(body), { code, message }));
   }
+});
+
+describe('PhpJsonEncoded (a value encoded once and kept)', () => {
+  const ticket = { id: 7, subject: 'Café/Bäckerei "Nord"', tags: ['a', 'b'], assignee: null };
+  const kept = new PhpJsonEncoded(ticket);
+
+  it('writes the same bytes as the value, compact or pretty, at any depth', () => {
+    assert.equal(phpJsonEncode([kept]), phpJsonEncode([ticket]));
+    assert.equal(phpJsonEncode({ body: [kept], status: 200 }, { pretty: true }), phpJsonEncode({ body: [ticket], status: 200 }, { pretty: true }));
+  });
+
+  it('is filtered by _fields as the value it holds', () => {
+    assert.deepEqual(filterFields([kept], 'id,subject'), [{ id: 7, subject: ticket.subject }]);
+  });
 });

@@ -19,6 +19,17 @@ describe('RestRegistry', () => {
     assert.deepEqual(registry.match('/A/V1/Items/12', 'GET')?.urlParams, { id: '12' });
   });
 
+  it('matches a path asked before anew once a route is registered, and hands each request its own URL parameters', () => {
+    const registry = new RestRegistry();
+    registry.register({ namespace: 'a/v1', route: '/items/(?P<id>\\d+)', endpoints: [endpoint(['GET'], 'item')] });
+    assert.equal(registry.match('/a/v1/items/7', 'POST'), null);
+    registry.register({ namespace: 'a/v1', route: '/items/(?P<id>\\d+)', endpoints: [endpoint(['POST'], 'change')] });
+    assert.equal(registry.match('/a/v1/items/7', 'POST')?.endpoint.handler({} as never), 'change');
+    const first = registry.match('/a/v1/items/7', 'GET');
+    if (first) first.urlParams.id = 'changed by a handler';
+    assert.deepEqual(registry.match('/a/v1/items/7', 'GET')?.urlParams, { id: '7' });
+  });
+
   it('refuses a route without a namespace, a route or a permission check', () => {
     const registry = new RestRegistry();
     assert.throws(() => registry.register({ namespace: '/', route: '/x', endpoints: [endpoint(['GET'], 'x')] }), /namespaced/);
