@@ -20,7 +20,9 @@ export function phpJsonEncode(value: unknown, opts: PhpJsonEncodeOptions = {}): 
 /**
  * A value encoded once and kept, for a value answered again and again unchanged (a ticket as lists
  * show it): compact JSON writes the kept text, pretty JSON (and `_fields`) read `value`. The value
- * must not change afterwards, and be shallow (its depth is not counted against PHP's limit again).
+ * must not change afterwards. Its depth was checked against PHP's limit from its own top when it was
+ * encoded, not from where it is placed: only shallow values belong here (a ticket, a few levels deep
+ * inside a list, is nowhere near PHP's 512).
  */
 export class PhpJsonEncoded {
   readonly json: string;
