@@ -4,6 +4,7 @@
  * and kept for at most FRESHNESS_MS so that a role change, a revoked application password or a
  * destroyed session made by PHP takes effect within the 2-second bound.
  */
+import { BoundedMemo } from './bounded-memo';
 import { ChangeFeed } from './change-feed';
 import { WordPressChanges } from './changes';
 import { Database } from './db/database';
@@ -26,13 +27,11 @@ export interface WpUser {
 
 const USER_COLUMNS = ['ID', 'user_login', 'user_pass', 'user_nicename', 'user_email', 'user_url', 'user_registered', 'display_name'];
 
-const SANITIZED_LOGINS = 1000;
-
 export class UserStore {
   private readonly byIdCache: FreshCache<number, WpUser | null>;
   private readonly idByField: FreshCache<string, number | null>;
-  /** Logins as sent, sanitized (the oldest forgotten first). */
-  private readonly sanitizedLogins = new Map<string, string>();
+  /** Logins as sent, sanitized. */
+  private readonly sanitizedLogins = new BoundedMemo<string, string>(1000);
 
   /** `changes`: the site's feed, told of each user meta key written here (absent only for the demo seed's writes). */
   constructor(private readonly db: Database, private readonly changes?: ChangeFeed) {
@@ -55,13 +54,7 @@ export class UserStore {
   /** WP: get_user_by('login'): the login is sanitized first; matching follows the column's collation. */
   async byLogin(login: string): Promise<WpUser | null> {
     // Every request signed with an application password names its login: each is sanitized once.
-    let sanitized = this.sanitizedLogins.get(login);
-    if (sanitized === undefined) {
-      sanitized = sanitizeUserLogin(login);
-      if (this.sanitizedLogins.size >= SANITIZED_LOGINS) this.sanitizedLogins.delete(this.sanitizedLogins.keys().next().value as string);
-      this.sanitizedLogins.set(login, sanitized);
-    }
-    return this.byField('user_login', sanitized);
+    return this.byField('user_login', this.sanitizedLogins.get(login, sanitizeUserLogin));
   }
 
   /** WP: get_user_by('email'). */

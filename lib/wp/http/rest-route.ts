@@ -17,6 +17,7 @@
  */
 import { posix } from 'node:path';
 import { FORM_BODY_COUNT, PhpQueryValue, parsePhpQuery, phpArrayFromPairs, phpUrldecode } from './php-query';
+import { BoundedMemo } from '../bounded-memo';
 
 export type RestRouteReading =
   | { kind: 'none' }
@@ -47,19 +48,11 @@ const PRETTY_RULES: Array<{ pattern: RegExp; query: (m: RegExpExecArray) => stri
 export function restRouteOf(path: string, query: string, post: Record<string, PhpQueryValue> | null = null): RestRouteReading {
   if (post) return readRestRoute(path, query, post);
   // Every request is read, and clients ask for the same few URLs again and again.
-  const url = `${path}?${query}`;
-  let reading = readings.get(url);
-  if (!reading) {
-    reading = readRestRoute(path, query, null);
-    if (readings.size >= KEPT_READINGS) readings.delete(readings.keys().next().value as string);
-    readings.set(url, reading);
-  }
-  return reading;
+  return readings.get(`${path}?${query}`, () => readRestRoute(path, query, null));
 }
 
-/** The readings of URLs without a form body (the oldest forgotten first). */
-const readings = new Map<string, Readonly<RestRouteReading>>();
-const KEPT_READINGS = 1000;
+/** The readings of URLs without a form body. */
+const readings = new BoundedMemo<string, Readonly<RestRouteReading>>(1000);
 
 function readRestRoute(path: string, query: string, post: Record<string, PhpQueryValue> | null): RestRouteReading {
   if (!readsQueryVars(path)) return { kind: 'none' };

@@ -3,6 +3,7 @@
  * first route whose pattern matches the whole path (case-insensitively) and that lists its method
  * (HEAD falls back to GET). Argument validators are compiled here, once, at registration.
  */
+import { BoundedMemo } from '../bounded-memo';
 import { compileArgs } from './args';
 import { namespaceIndexRoute, rootIndexRoute } from './discovery';
 import { argsForMethods } from './item-schema';
@@ -15,13 +16,11 @@ export interface RouteMatch {
   urlParams: Record<string, string>;
 }
 
-const KEPT_MATCHES = 1000;
-
 export class RestRegistry implements RouteTable {
   private readonly routes: CompiledRoute[] = [];
   private readonly namespaceList: string[] = [];
-  /** What each method and path matched (the oldest forgotten first). */
-  private readonly matches = new Map<string, RouteMatch | null>();
+  /** What each method and path matched. */
+  private readonly matches = new BoundedMemo<string, RouteMatch | null>(1000);
 
   /** WP: the server starts with the site index at `/`. */
   constructor() {
@@ -112,13 +111,7 @@ export class RestRegistry implements RouteTable {
   match(path: string, method: string): RouteMatch | null {
     // Every request is matched, mostly to the same few paths: each is matched once (its URL
     // parameters copied for each request), until a route is registered.
-    const key = `${method}\0${path}`;
-    let found = this.matches.get(key);
-    if (found === undefined) {
-      found = this.firstMatch(path, method);
-      if (this.matches.size >= KEPT_MATCHES) this.matches.delete(this.matches.keys().next().value as string);
-      this.matches.set(key, found);
-    }
+    const found = this.matches.get(`${method}\0${path}`, () => this.firstMatch(path, method));
     return found && { ...found, urlParams: { ...found.urlParams } };
   }
 

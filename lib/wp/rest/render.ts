@@ -5,6 +5,7 @@
  */
 import type { Request, Response } from 'express';
 import { WpError } from '../errors';
+import { BoundedMemo } from '../bounded-memo';
 import { PhpQueryValue, addQueryArgs } from '../http/php-query';
 import { queryString } from '../http/request-info';
 import { setStatus } from '../http/status';
@@ -248,18 +249,12 @@ async function paginationLinks(ctx: RenderContext, headers: Record<string, strin
   // The links follow from these alone (the query is parsed from the query string), and clients page
   // through the same few lists: each header is worked out once.
   const key = `${collection}\n${queryString(ctx.req.originalUrl)}\n${page}\n${totalPages}`;
-  let link = keptLinks.get(key);
-  if (link === undefined) {
-    link = linkHeader(addQueryArgs(collection, Object.entries(ctx.query)), page, totalPages);
-    if (keptLinks.size >= KEPT_LINKS) keptLinks.delete(keptLinks.keys().next().value as string);
-    keptLinks.set(key, link);
-  }
+  const link = keptLinks.get(key, () => linkHeader(addQueryArgs(collection, Object.entries(ctx.query)), page, totalPages));
   return link ? { Link: link } : {};
 }
 
-/** Link headers worked out, by collection URL, query string, page and page count (the oldest forgotten first). */
-const keptLinks = new Map<string, string>();
-const KEPT_LINKS = 1000;
+/** Link headers worked out, by collection URL, query string, page and page count. */
+const keptLinks = new BoundedMemo<string, string>(1000);
 
 /** The previous and next pages' links (empty when there are neither). */
 function linkHeader(base: string, page: number, totalPages: number): string {
